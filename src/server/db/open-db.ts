@@ -1,0 +1,38 @@
+import path from 'node:path';
+import type { Config } from '../config.js';
+import type { Db } from './db.js';
+import { lockDataDir } from './data-dir-lock.js';
+import { migrate } from './migrate.js';
+import { openPglite } from './pglite.js';
+import { openPostgres } from './postgres.js';
+
+/**
+ * Opens the configured database and brings its schema up to date: a Postgres
+ * server when DATABASE_URL is set, else the embedded one under DATA_DIR/db
+ * (locked to this process).
+ */
+export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>): Promise<Db> {
+  let db: Db;
+  if (config.DATABASE_URL) {
+    db = await openPostgres({ connectionString: config.DATABASE_URL });
+  } else {
+    const dir = path.join(config.dataDir, 'db');
+    const release = lockDataDir(config.dataDir);
+    try {
+      db = await openPglite(dir);
+    } catch (err) {
+      release();
+      throw err;
+    }
+    const embedded = db;
+    db = {
+      ...embedded,
+      close: async () => {
+        await embedded.close();
+        release();
+      },
+    };
+  }
+  await migrate(db);
+  return db;
+}

@@ -1,0 +1,29 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { Db, Queryable } from './db.js';
+
+/** Embedded Postgres (WASM) in one directory, or in memory when dataDir is undefined. */
+export async function openPglite(dataDir?: string): Promise<Db> {
+  const pg = await PGlite.create(dataDir ? { dataDir } : {});
+  const asQueryable = (target: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+    async query<T>(sql: string, params: unknown[] = []) {
+      const res = await target.query<T>(sql, params);
+      return res.rows;
+    },
+    async exec(sql: string) {
+      await target.exec(sql);
+    },
+  });
+  return {
+    kind: 'pglite',
+    ...asQueryable(pg),
+    transaction: (fn) => pg.transaction((tx) => fn(asQueryable(tx))),
+    async listen(channel, onPayload) {
+      const unsubscribe = await pg.listen(channel, onPayload);
+      return async () => unsubscribe();
+    },
+    async notify(channel, payload) {
+      await pg.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
+    close: () => pg.close(),
+  };
+}

@@ -1,0 +1,100 @@
+import pg from 'pg';
+import type { Db, Queryable } from './db.js';
+
+// BIGINT (sums, counts) as JS numbers: ENERGY amounts stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+export interface PostgresOptions {
+  connectionString: string;
+  /** Confine every connection to one schema (isolated test runs). */
+  schema?: string;
+  max?: number;
+}
+
+export async function openPostgres(opts: PostgresOptions): Promise<Db> {
+  const pool = new pg.Pool({
+    connectionString: opts.connectionString,
+    max: opts.max ?? 20,
+    ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
+  });
+  pool.on('error', () => {
+    /* idle client errors are surfaced on the next query */
+  });
+  if (opts.schema) {
+    const admin = new pg.Client({ connectionString: opts.connectionString });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
+    await admin.end();
+  }
+  await pool.query('SELECT 1');
+
+  const asQueryable = (target: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T>(sql: string, params: unknown[] = []) {
+      const res = await target.query(sql, params);
+      return res.rows as T[];
+    },
+    async exec(sql: string) {
+      await target.query(sql);
+    },
+  });
+
+  let listener: pg.Client | undefined;
+  const handlers = new Map<string, Set<(payload: string) => void>>();
+
+  async function listenerClient(): Promise<pg.Client> {
+    if (listener) return listener;
+    const client = new pg.Client({
+      connectionString: opts.connectionString,
+      ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
+    });
+    await client.connect();
+    client.on('notification', (msg) => {
+      for (const h of handlers.get(msg.channel) ?? []) h(msg.payload ?? '');
+    });
+    client.on('error', () => {
+      listener = undefined;
+    });
+    listener = client;
+    return client;
+  }
+
+  return {
+    kind: 'postgres',
+    ...asQueryable(pool),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(asQueryable(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async listen(channel, onPayload) {
+      const client = await listenerClient();
+      let set = handlers.get(channel);
+      if (!set) {
+        set = new Set();
+        handlers.set(channel, set);
+        await client.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+      }
+      set.add(onPayload);
+      return async () => {
+        set!.delete(onPayload);
+      };
+    },
+    async notify(channel, payload) {
+      await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
+    async close() {
+      await listener?.end().catch(() => {});
+      await pool.end();
+    },
+  };
+}

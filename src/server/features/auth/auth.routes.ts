@@ -1,0 +1,33 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { signInBody, signUpBody } from '../../../shared/auth.schema.js';
+import { clearSessionCookie, sessionToken, setSessionCookie } from '../../http/auth-context.js';
+import type { AppContext } from '../../app-context.js';
+
+export const authRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const secureCookie = ctx.config.isProduction;
+  const meta = (req: { ip: string; headers: Record<string, unknown> }) => ({
+    ip: req.ip,
+    userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : undefined,
+  });
+
+  r.post('/api/auth/sign-up/email', { schema: { body: signUpBody, tags: ['auth'] } }, async (req, reply) => {
+    const result = await ctx.services.auth.signUp(req.body, meta(req));
+    setSessionCookie(reply, result.token, secureCookie);
+    return result;
+  });
+
+  r.post('/api/auth/sign-in/email', { schema: { body: signInBody, tags: ['auth'] } }, async (req, reply) => {
+    const result = await ctx.services.auth.signIn(req.body, meta(req));
+    setSessionCookie(reply, result.token, secureCookie);
+    return result;
+  });
+
+  r.post('/api/auth/sign-out', { schema: { tags: ['auth'] } }, async (req, reply) => {
+    const token = sessionToken(req);
+    if (token) await ctx.services.auth.signOut(token);
+    clearSessionCookie(reply);
+    return { ok: true };
+  });
+};

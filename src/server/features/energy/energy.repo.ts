@@ -1,0 +1,122 @@
+import type { Queryable } from '../../db/db.js';
+import { one } from '../../db/db.js';
+
+export type TransactionType = 'spend' | 'purchase' | 'refund' | 'grant';
+
+export interface TransactionRow {
+  id: string;
+  user_id: string;
+  created_at: Date;
+  type: TransactionType;
+  description: string;
+  amount: number;
+  job_id: string | null;
+  payment_id: string | null;
+  stripe_payment_intent_id: string | null;
+  amount_paid_cents: number | null;
+}
+
+/**
+ * The conditional debit: one statement, so concurrent spends can never
+ * overdraw (a blocked UPDATE re-checks its WHERE under READ COMMITTED).
+ */
+export async function debit(db: Queryable, userId: string, amount: number): Promise<number | undefined> {
+  const row = await one<{ energy_balance: number }>(
+    db,
+    `UPDATE user_profiles SET energy_balance = energy_balance - $2, updated_at = now()
+      WHERE id = $1 AND energy_balance >= $2
+      RETURNING energy_balance`,
+    [userId, amount],
+  );
+  return row?.energy_balance;
+}
+
+export async function credit(db: Queryable, userId: string, amount: number, purchased: boolean): Promise<number> {
+  const row = await one<{ energy_balance: number }>(
+    db,
+    `UPDATE user_profiles
+        SET energy_balance = energy_balance + $2,
+            total_energy_purchased = total_energy_purchased + CASE WHEN $3::boolean THEN $2 ELSE 0 END,
+            updated_at = now()
+      WHERE id = $1
+      RETURNING energy_balance`,
+    [userId, amount, purchased],
+  );
+  if (!row) throw new Error(`No profile for user ${userId}`);
+  return row.energy_balance;
+}
+
+export interface NewTransaction {
+  userId: string;
+  type: TransactionType;
+  description: string;
+  amount: number;
+  jobId?: string | null;
+  paymentId?: string | null;
+  stripePaymentIntentId?: string | null;
+  amountPaidCents?: number | null;
+}
+
+const INSERT_COLUMNS =
+  '(user_id, type, description, amount, job_id, payment_id, stripe_payment_intent_id, amount_paid_cents)';
+
+function insertParams(t: NewTransaction) {
+  return [
+    t.userId,
+    t.type,
+    t.description,
+    t.amount,
+    t.jobId ?? null,
+    t.paymentId ?? null,
+    t.stripePaymentIntentId ?? null,
+    t.amountPaidCents ?? null,
+  ];
+}
+
+export function insertTransaction(db: Queryable, t: NewTransaction) {
+  return one<TransactionRow>(
+    db,
+    `INSERT INTO energy_transactions ${INSERT_COLUMNS} VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+    insertParams(t),
+  ) as Promise<TransactionRow>;
+}
+
+/**
+ * Claims a unique ledger entry (a purchase per payment, a refund per job);
+ * undefined when it was already claimed. The caller moves the balance only
+ * after a successful claim, in the same transaction, so a duplicate changes
+ * nothing (a concurrent duplicate waits on the unique index, then yields).
+ */
+export function claimTransaction(db: Queryable, t: NewTransaction) {
+  const conflict = t.type === 'purchase' ? "(payment_id) WHERE type = 'purchase'" : '(job_id, type) WHERE job_id IS NOT NULL';
+  return one<TransactionRow>(
+    db,
+    `INSERT INTO energy_transactions ${INSERT_COLUMNS} VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     ON CONFLICT ${conflict} DO NOTHING
+     RETURNING *`,
+    insertParams(t),
+  );
+}
+
+export function findJobSpend(db: Queryable, jobId: string) {
+  return one<TransactionRow>(db, `SELECT * FROM energy_transactions WHERE job_id = $1 AND type = 'spend'`, [jobId]);
+}
+
+export function listTransactions(db: Queryable, userId: string, limit: number, before?: { createdAt: Date; id: string }) {
+  return before
+    ? db.query<TransactionRow>(
+        `SELECT * FROM energy_transactions
+          WHERE user_id = $1 AND (created_at, id) < ($2, $3)
+          ORDER BY created_at DESC, id DESC LIMIT $4`,
+        [userId, before.createdAt, before.id, limit],
+      )
+    : db.query<TransactionRow>(
+        `SELECT * FROM energy_transactions WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+        [userId, limit],
+      );
+}
+
+export async function ledgerSum(db: Queryable, userId: string): Promise<number> {
+  const row = await one<{ s: number }>(db, 'SELECT COALESCE(SUM(amount), 0)::int AS s FROM energy_transactions WHERE user_id = $1', [userId]);
+  return row?.s ?? 0;
+}

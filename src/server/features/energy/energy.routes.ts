@@ -1,0 +1,19 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireUser } from '../../http/auth-context.js';
+import type { AppContext } from '../../app-context.js';
+import { TRANSACTIONS_SHOWN } from '../../../shared/constants.js';
+
+const query = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(TRANSACTIONS_SHOWN),
+  cursor: z.string().max(200).optional(),
+});
+
+export const energyRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get('/api/transactions', { schema: { querystring: query, tags: ['energy'] } }, async (req) => {
+    const user = await requireUser(req, ctx.services.auth);
+    return ctx.services.energy.listTransactions(user.id, req.query.limit, req.query.cursor);
+  });
+};

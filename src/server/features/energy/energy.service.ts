@@ -1,0 +1,162 @@
+import type { Db, Queryable } from '../../db/db.js';
+import { AppError } from '../../http/errors.js';
+import { insufficientEnergyMessage } from '../../../shared/messages.js';
+import * as repo from './energy.repo.js';
+
+export interface SpendRequest {
+  userId: string;
+  cost: number;
+  /** The tool's display name, for the insufficient-balance message. */
+  toolName: string;
+  description: string;
+  jobId?: string;
+}
+
+export interface PurchaseRequest {
+  userId: string;
+  energy: number;
+  /** Unique per payment (the checkout session id): credited once. */
+  paymentId: string;
+  stripePaymentIntentId?: string | null;
+  amountPaidCents?: number | null;
+  description: string;
+}
+
+export interface TransactionPage {
+  items: repo.TransactionRow[];
+  next_cursor: string | null;
+}
+
+/** Fired after a balance changes (for realtime updates); never inside the transaction. */
+export type BalanceListener = (userId: string) => void;
+
+/**
+ * The one door to ENERGY balances. Every change writes the balance and a
+ * ledger row in one transaction, so balance == SUM(ledger) always holds.
+ * Methods take an optional transaction so a caller can make a debit part of
+ * a larger unit (a tool run: debit + job + enqueue).
+ */
+export class EnergyService {
+  private listeners: BalanceListener[] = [];
+
+  constructor(private readonly db: Db) {}
+
+  onBalanceChange(listener: BalanceListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Conditional debit + ledger row. Throws 402 with the spec's message when short. */
+  async spend(req: SpendRequest, tx?: Queryable): Promise<number> {
+    assertWholeNonNegative(req.cost);
+    const run = async (q: Queryable) => {
+      const balance = await repo.debit(q, req.userId, req.cost);
+      if (balance === undefined) {
+        throw new AppError('insufficient_energy', insufficientEnergyMessage(req.cost, req.toolName));
+      }
+      await repo.insertTransaction(q, {
+        userId: req.userId,
+        type: 'spend',
+        description: req.description,
+        amount: -req.cost,
+        jobId: req.jobId,
+      });
+      return balance;
+    };
+    const balance = tx ? await run(tx) : await this.db.transaction(run);
+    if (!tx) this.emit(req.userId);
+    return balance;
+  }
+
+  /**
+   * Gives back what a job was charged, at most once per job. Returns false
+   * when there was nothing to refund or it was refunded already.
+   */
+  async refund(jobId: string, description: string, tx?: Queryable): Promise<boolean> {
+    const run = async (q: Queryable) => {
+      const spent = await repo.findJobSpend(q, jobId);
+      if (!spent) return null;
+      const claimed = await repo.claimTransaction(q, {
+        userId: spent.user_id,
+        type: 'refund',
+        description,
+        amount: -spent.amount,
+        jobId,
+      });
+      if (!claimed) return null;
+      if (claimed.amount > 0) await repo.credit(q, spent.user_id, claimed.amount, false);
+      return spent.user_id;
+    };
+    const userId = tx ? await run(tx) : await this.db.transaction(run);
+    if (userId && !tx) this.emit(userId);
+    return userId !== null;
+  }
+
+  /** Credits a paid bundle exactly once per paymentId. Returns false for a duplicate. */
+  async purchase(req: PurchaseRequest, tx?: Queryable): Promise<boolean> {
+    assertWholeNonNegative(req.energy);
+    const run = async (q: Queryable) => {
+      const claimed = await repo.claimTransaction(q, {
+        userId: req.userId,
+        type: 'purchase',
+        description: req.description,
+        amount: req.energy,
+        paymentId: req.paymentId,
+        stripePaymentIntentId: req.stripePaymentIntentId,
+        amountPaidCents: req.amountPaidCents,
+      });
+      if (!claimed) return false;
+      await repo.credit(q, req.userId, req.energy, true);
+      return true;
+    };
+    const credited = tx ? await run(tx) : await this.db.transaction(run);
+    if (credited && !tx) this.emit(req.userId);
+    return credited;
+  }
+
+  /** Operator / admin gift: raises the balance, not total purchased. Returns the new balance. */
+  async grant(userId: string, amount: number, description: string, tx?: Queryable): Promise<number> {
+    assertWholeNonNegative(amount);
+    const run = async (q: Queryable) => {
+      const balance = await repo.credit(q, userId, amount, false);
+      await repo.insertTransaction(q, { userId, type: 'grant', description, amount });
+      return balance;
+    };
+    const balance = tx ? await run(tx) : await this.db.transaction(run);
+    if (!tx) this.emit(userId);
+    return balance;
+  }
+
+  /** Newest first; cursor pages backwards through older entries. */
+  async listTransactions(userId: string, limit = 10, cursor?: string | null): Promise<TransactionPage> {
+    const size = Math.min(Math.max(Math.trunc(limit) || 10, 1), 100);
+    const before = cursor ? decodeCursor(cursor) : undefined;
+    const rows = await repo.listTransactions(this.db, userId, size + 1, before);
+    const items = rows.slice(0, size);
+    const last = items[items.length - 1];
+    return { items, next_cursor: rows.length > size && last ? encodeCursor(last) : null };
+  }
+
+  /** Notify listeners of a change made inside a caller's transaction, after commit. */
+  emit(userId: string): void {
+    for (const l of this.listeners) l(userId);
+  }
+}
+
+function assertWholeNonNegative(n: number): void {
+  if (!Number.isInteger(n) || n < 0) throw new AppError('validation', 'ENERGY amounts are whole numbers of at least 0');
+}
+
+function encodeCursor(row: repo.TransactionRow): string {
+  return Buffer.from(JSON.stringify([new Date(row.created_at).toISOString(), row.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const date = new Date(createdAt);
+    if (Number.isNaN(date.getTime()) || typeof id !== 'string' || !/^[0-9a-f-]{36}$/i.test(id)) throw new Error();
+    return { createdAt: date, id };
+  } catch {
+    throw new AppError('validation', 'Invalid cursor');
+  }
+}

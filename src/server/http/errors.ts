@@ -1,0 +1,40 @@
+/**
+ * Typed error codes with one code -> HTTP status map. Services throw
+ * AppError with the spec's words; the error handler turns it into
+ * `{error, code}` with the mapped status.
+ */
+export const errorStatus = {
+  validation: 400,
+  unauthenticated: 401,
+  insufficient_energy: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  get status(): number {
+    return errorStatus[this.code];
+  }
+}
+
+export const fail = (code: ErrorCode, message: string, details?: Record<string, unknown>): never => {
+  throw new AppError(code, message, details);
+};

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { PASSWORD_MIN_LENGTH } from './constants.js';
+import { messages } from './messages.js';
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * The sign-up body of the HTTP contract. confirmPassword / acceptTerms /
+ * confirmAge are what the form sends; API clients may omit them, but when
+ * present they are enforced with the spec's words.
+ */
+export const signUpBody = z.object({
+  name: z.string().optional().default(''),
+  email: z.string().optional().default(''),
+  password: z.string().optional().default(''),
+  inviteCode: z.string().nullish(),
+  confirmPassword: z.string().optional(),
+  acceptTerms: z.boolean().optional(),
+  confirmAge: z.boolean().optional(),
+});
+export type SignUpBody = z.input<typeof signUpBody>;
+
+export const signInBody = z.object({
+  email: z.string().optional().default(''),
+  password: z.string().optional().default(''),
+});
+export type SignInBody = z.input<typeof signInBody>;
+
+export interface RegistrationInput {
+  name: string;
+  email: string;
+  password: string;
+  confirmPassword?: string;
+  acceptTerms?: boolean;
+  confirmAge?: boolean;
+  inviteCode?: string | null;
+  referralOnly?: boolean;
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function normalizeInviteCode(code: string | null | undefined): string {
+  return (code ?? '').trim().toUpperCase();
+}
+
+/**
+ * SPEC §5 registration rules, in the order the form reports them. Returns the
+ * first message that applies, or null. Shared by the form and the server.
+ */
+export function registrationError(input: RegistrationInput): string | null {
+  if (!input.name.trim()) return messages.nameRequired;
+  if (!input.email.trim()) return messages.emailRequired;
+  if (!EMAIL_RE.test(input.email.trim())) return messages.emailInvalid;
+  if (!input.password) return messages.passwordRequired;
+  if (input.referralOnly && !normalizeInviteCode(input.inviteCode)) return messages.inviteRequired;
+  if (input.confirmPassword !== undefined && input.password !== input.confirmPassword) {
+    return messages.passwordsMismatch;
+  }
+  if (input.password.length < PASSWORD_MIN_LENGTH) return messages.passwordTooShort;
+  if (input.acceptTerms === false) return messages.termsRequired;
+  if (input.confirmAge === false) return messages.ageRequired;
+  return null;
+}
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface AuthResponse {
+  token: string;
+  user: SessionUser;
+}

@@ -1,0 +1,37 @@
+/**
+ * Every user-facing sentence the spec quotes, in one place, so that the
+ * server, the forms and the tests speak with exactly the same words.
+ */
+export const messages = {
+  // Registration (SPEC §5)
+  nameRequired: 'Full name is required',
+  emailRequired: 'Email is required',
+  emailInvalid: 'Please enter a valid email address',
+  passwordRequired: 'Password is required',
+  inviteRequired: 'Invite code is required to create an account',
+  inviteInvalid: 'Invalid or expired invite code',
+  passwordsMismatch: 'Passwords do not match',
+  passwordTooShort: 'Password must be at least 6 characters long',
+  termsRequired: 'You must agree to the Terms of Service to create an account',
+  ageRequired: 'You must be at least 18 years old to use this service',
+  emailTaken: 'An account with this email already exists',
+
+  // Sign-in (SPEC §8)
+  invalidCredentials: 'Invalid email or password',
+  unexpected: 'An unexpected error occurred',
+  tooManyAttempts: 'Too many attempts. Please wait a minute and try again.',
+  noToken: 'No authentication token found',
+  notAuthenticated: 'User not authenticated',
+  sessionExpired: 'Your session has expired. Please sign in again.',
+  forbidden: 'You do not have permission to do that',
+  notFound: 'Not found',
+
+  loadingWorkspace: 'Loading your AI workspace...',
+} as const;
+
+export type MessageKey = keyof typeof messages;
+
+/** SPEC §5: 'Insufficient ENERGY. You need at least {cost} ENERGY to use {tool}' */
+export function insufficientEnergyMessage(cost: number, tool: string): string {
+  return `Insufficient ENERGY. You need at least ${cost} ENERGY to use ${tool}`;
+}
