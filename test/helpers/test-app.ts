@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { parseConfig, type Config } from '../../src/server/config.js';
+import { createServices, type AppContext } from '../../src/server/app-context.js';
+import { buildApp } from '../../src/server/http/app.js';
+import type { Db } from '../../src/server/db/db.js';
+import { openTestDb } from './test-db.js';
+
+export interface TestApp {
+  ctx: AppContext;
+  app: FastifyInstance;
+  db: Db;
+  close(): Promise<void>;
+}
+
+/** The real app (routes, services, database) without a listening socket. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config: Config = parseConfig({ NODE_ENV: 'test', DATA_DIR: './.tmp/test-data', LOG_LEVEL: 'silent', ...env });
+  const db = await openTestDb();
+  const log = pino({ level: 'silent' });
+  const services = createServices(config, db, log);
+  const ctx: AppContext = { config, db, log, services };
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    ctx,
+    app,
+    db,
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}
+
+let counter = 0;
+
+export interface TestUser {
+  id: string;
+  email: string;
+  token: string;
+  headers: { authorization: string };
+}
+
+/** Registers an account through the HTTP contract; role set directly when asked. */
+export async function registerUser(
+  t: TestApp,
+  opts: { name?: string; email?: string; password?: string; role?: 'user' | 'vip' | 'admin'; energy?: number } = {},
+): Promise<TestUser> {
+  counter += 1;
+  const email = opts.email ?? `user${counter}-${Date.now()}@example.com`;
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-up/email',
+    remoteAddress: `10.0.${Math.floor(counter / 250)}.${counter % 250}`,
+    payload: { name: opts.name ?? `User ${counter}`, email, password: opts.password ?? 'password123' },
+  });
+  if (res.statusCode !== 200) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
+  const body = res.json() as { token: string; user: { id: string } };
+  if (opts.role && opts.role !== 'user') {
+    await t.db.query('UPDATE users SET role = $2 WHERE id = $1', [body.user.id, opts.role]);
+  }
+  if (opts.energy) await t.ctx.services.energy.grant(body.user.id, opts.energy, 'test grant');
+  return { id: body.user.id, email, token: body.token, headers: { authorization: `Bearer ${body.token}` } };
+}

@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Db } from '../../src/server/db/db.js';
+import { migrate } from '../../src/server/db/migrate.js';
+import { openPglite } from '../../src/server/db/pglite.js';
+import { openPostgres } from '../../src/server/db/postgres.js';
+
+/**
+ * A fresh, migrated database per test file: in-memory PGlite by default, or
+ * a schema of its own on the Postgres server when DATABASE_URL is set (the
+ * second pass of the suite), dropped again on close.
+ */
+export async function openTestDb(): Promise<Db> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const db = await openPglite();
+    await migrate(db);
+    return db;
+  }
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const db = await openPostgres({ connectionString: url, schema, max: 30 });
+  await migrate(db);
+  const close = db.close;
+  return {
+    ...db,
+    close: async () => {
+      await close();
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await admin.end();
+    },
+  };
+}
+
+export const onPostgresServer = () => !!process.env.DATABASE_URL;
