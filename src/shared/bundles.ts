@@ -1,0 +1,37 @@
+/**
+ * ENERGY bundles (SPEC §3, §9). Fixed product definitions; the energy and
+ * bonus a bundle grants come from plan_energy_mapping (admin-editable),
+ * seeded with these defaults. Stripe price ids are configurable per bundle
+ * (STRIPE_PRICE_TRIAL, ...); these are the defaults.
+ */
+export interface Bundle {
+  id: 'trial' | 'starter' | 'pro' | 'power';
+  priceId: string;
+  name: string;
+  description: string;
+  priceCents: number;
+  defaultEnergy: number;
+  mode: 'payment';
+}
+
+export const BUNDLES: readonly Bundle[] = [
+  { id: 'trial', priceId: 'price_pixelrush_trial', name: 'Trial', description: 'Try every tool once or twice', priceCents: 100, defaultEnergy: 7, mode: 'payment' },
+  { id: 'starter', priceId: 'price_pixelrush_starter', name: 'Starter', description: 'For occasional creators', priceCents: 1000, defaultEnergy: 50, mode: 'payment' },
+  { id: 'pro', priceId: 'price_pixelrush_pro', name: 'Pro', description: 'Best value for regular work', priceCents: 2000, defaultEnergy: 110, mode: 'payment' },
+  { id: 'power', priceId: 'price_pixelrush_power', name: 'Power', description: 'For studios and heavy video use', priceCents: 5000, defaultEnergy: 300, mode: 'payment' },
+];
+
+/** The third bundle is marked POPULAR in the purchase dialog. */
+export const POPULAR_BUNDLE_INDEX = 2;
+
+/** A row of GET /api/plans (SPEC §3 plan_energy_mapping). */
+export interface PlanEnergy {
+  id: string;
+  price_id: string;
+  plan_name: string;
+  price_cents: number;
+  energy_amount: number;
+  bonus_energy: number;
+  is_active: boolean;
+  total_energy: number;
+}
