@@ -1,0 +1,45 @@
+// The app as the browser tests see it: a fresh data directory (or the
+// DATABASE_URL server, reset to a schema of its own), built SPA, port 3100.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+await import('./ensure-web-build.mjs');
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pixelrush-e2e-'));
+const env = {
+  ...process.env,
+  PORT: process.env.E2E_PORT ?? '3100',
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  ADMIN_EMAILS: 'admin@e2e.test',
+  LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+  NODE_ENV: 'test',
+};
+if (process.env.DATABASE_URL) {
+  // A schema of its own so runs never see each other's accounts.
+  const url = new URL(process.env.DATABASE_URL);
+  const schema = `e2e_${Date.now()}`;
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  for (const { nspname } of (await client.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'e2e_%'")).rows) {
+    await client.query(`DROP SCHEMA "${nspname}" CASCADE`);
+  }
+  await client.query(`CREATE SCHEMA "${schema}"`);
+  await client.end();
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  env.DATABASE_URL = url.toString();
+}
+
+const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/server/main.ts'], { cwd: root, env, stdio: 'inherit' });
+const stop = () => child.kill('SIGTERM');
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+child.on('exit', (code) => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  process.exit(code ?? 0);
+});

@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseConfig, ConfigError } from '../src/server/config.js';
+import { migrate } from '../src/server/db/migrate.js';
+import { lockDataDir, DataDirBusyError } from '../src/server/db/data-dir-lock.js';
+import { openTestDb } from './helpers/test-db.js';
+import { createTestApp } from './helpers/test-app.js';
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const c = parseConfig({});
+    expect(c).toMatchObject({ PORT: 3000, HOST: '127.0.0.1', NODE_ENV: 'development', isProduction: false });
+    expect(c.dataDir).toBe(path.resolve('./data'));
+    expect(c.publicUrl).toBe('http://127.0.0.1:3000');
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x@y/z' }, 'DATABASE_URL'],
+    [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
+    [{ NODE_ENV: 'production' }, 'APP_SECRET'],
+    [{ NODE_ENV: 'production', APP_SECRET: 'short' }, 'APP_SECRET'],
+  ])('a wrong setting %j names %s', (env, name) => {
+    expect(() => parseConfig(env)).toThrow(ConfigError);
+    expect(() => parseConfig(env)).toThrow(new RegExp(`\\b${name}\\b`));
+  });
+
+  it('production starts with a real secret', () => {
+    expect(parseConfig({ NODE_ENV: 'production', APP_SECRET: 'x'.repeat(40) }).isProduction).toBe(true);
+  });
+
+  it('ADMIN_EMAILS is a normalized list', () => {
+    expect(parseConfig({ ADMIN_EMAILS: ' A@x.io, b@y.io ,,' }).ADMIN_EMAILS).toEqual(['a@x.io', 'b@y.io']);
+  });
+});
+
+describe('migrations', () => {
+  it('are safe to run twice', async () => {
+    const db = await openTestDb();
+    try {
+      expect(await migrate(db)).toEqual([]);
+      const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
+      expect(n).toBeGreaterThanOrEqual(2);
+      // Constraints are in place.
+      await expect(db.query("INSERT INTO users (email, full_name, password_hash) VALUES ('UPPER@x.io', 'x', 'x')")).rejects.toThrow();
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('embedded database ownership', () => {
+  it('a second process cannot take a data directory in use; a stale lock is taken over', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lock-'));
+    const lockFile = path.join(dir, 'pglite.lock');
+    // Simulate another live process owning it (our parent is alive).
+    fs.writeFileSync(lockFile, String(process.ppid));
+    expect(() => lockDataDir(dir)).toThrow(DataDirBusyError);
+    expect(() => lockDataDir(dir)).toThrow(/in use by another process/);
+    // A dead owner: the lock is taken over.
+    fs.writeFileSync(lockFile, '999999');
+    const release = lockDataDir(dir);
+    expect(fs.readFileSync(lockFile, 'utf8')).toBe(String(process.pid));
+    release();
+    expect(fs.existsSync(lockFile)).toBe(false);
+  });
+});
+
+describe('health and contract', () => {
+  it('GET /api/health answers 200 with database and version', async () => {
+    const t = await createTestApp();
+    try {
+      const res = await t.app.inject({ url: '/api/health' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ status: 'ok', version: expect.any(String) });
+      expect(['pglite', 'postgres']).toContain(res.json().database);
+      const docs = await t.app.inject({ url: '/api/docs/json' });
+      expect(docs.statusCode).toBe(200);
+      expect(docs.json().paths).toHaveProperty('/api/auth/sign-up/email');
+      const missing = await t.app.inject({ url: '/api/nope' });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json()).toMatchObject({ code: 'not_found' });
+    } finally {
+      await t.close();
+    }
+  });
+});
