@@ -1,7 +1,8 @@
 import type { Config } from './config.js';
 import type { Db } from './db/db.js';
-import { AuthService, openRegistration, type InviteGate } from './features/auth/auth.service.js';
+import { AuthService } from './features/auth/auth.service.js';
 import { EnergyService } from './features/energy/energy.service.js';
+import { ReferralsService } from './features/referrals/referrals.service.js';
 import { ProfilesService } from './features/profiles/profiles.service.js';
 
 import type { Logger as PinoLogger } from 'pino';
@@ -20,12 +21,14 @@ export interface Services {
   auth: AuthService;
   profiles: ProfilesService;
   energy: EnergyService;
+  referrals: ReferralsService;
 }
 
 export function createServices(config: Config, db: Db, log: Logger): Services {
-  const inviteGate: InviteGate = openRegistration;
+  const referrals = new ReferralsService(db, log);
   return {
-    auth: new AuthService(db, config.ADMIN_EMAILS, inviteGate, log),
+    auth: new AuthService(db, config.ADMIN_EMAILS, referrals, log),
+    referrals,
     profiles: new ProfilesService(db),
     energy: new EnergyService(db),
   };

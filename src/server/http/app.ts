@@ -10,11 +10,13 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { AppContext } from '../app-context.js';
 import { authRoutes } from '../features/auth/auth.routes.js';
 import { energyRoutes } from '../features/energy/energy.routes.js';
+import { referralsRoutes } from '../features/referrals/referrals.routes.js';
 import { profilesRoutes } from '../features/profiles/profiles.routes.js';
 import { APP_VERSION } from '../version.js';
 import { PRODUCT_NAME } from '../../shared/constants.js';
 import { messages } from '../../shared/messages.js';
 import { AppError } from './errors.js';
+import { registerAuthGuard } from './auth-context.js';
 
 export interface BuildAppOptions {
   /** Directory of the built SPA; served with an index.html fallback when present. */
@@ -54,6 +56,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
 
   await app.register(cookie);
+  registerAuthGuard(app, ctx.services.auth);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -90,6 +93,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(authRoutes(ctx));
   await app.register(profilesRoutes(ctx));
   await app.register(energyRoutes(ctx));
+  await app.register(referralsRoutes(ctx));
 
   const webDir = opts.webDir;
   const hasWeb = !!webDir && fs.existsSync(path.join(webDir, 'index.html'));

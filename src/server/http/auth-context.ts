@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE, SESSION_TTL_DAYS } from '../../shared/constants.js';
 import { messages } from '../../shared/messages.js';
 import type { AuthService, AuthenticatedUser } from '../features/auth/auth.service.js';
@@ -46,4 +46,23 @@ export function setSessionCookie(reply: FastifyReply, token: string, secure: boo
 
 export function clearSessionCookie(reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Who may call the route, checked in onRequest: before the body is read
+     * or validated, so anonymous callers learn nothing and upload nothing.
+     */
+    auth?: 'public' | 'user' | 'admin';
+  }
+}
+
+/** Enforces `config.auth` on every route that declares it. */
+export function registerAuthGuard(app: FastifyInstance, auth: AuthService): void {
+  app.addHook('onRequest', async (req) => {
+    const level = req.routeOptions.config?.auth;
+    if (level === 'user') await requireUser(req, auth);
+    else if (level === 'admin') await requireAdmin(req, auth);
+  });
 }

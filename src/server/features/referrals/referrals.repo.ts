@@ -1,0 +1,183 @@
+import type { Queryable } from '../../db/db.js';
+import { one } from '../../db/db.js';
+
+export interface InviteRow {
+  id: string;
+  inviter_id: string;
+  invite_code: string;
+  max_uses: number;
+  current_uses: number;
+  expires_at: Date;
+  is_active: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ReferralRow {
+  id: string;
+  referrer_id: string;
+  referred_id: string;
+  referred_name: string;
+  referred_email: string;
+  invite_code: string;
+  created_at: Date;
+}
+
+export async function insertInvite(
+  db: Queryable,
+  i: { inviterId: string; code: string; maxUses: number; expiresInDays: number },
+): Promise<InviteRow | undefined> {
+  return one<InviteRow>(
+    db,
+    `INSERT INTO referral_invites (inviter_id, invite_code, max_uses, expires_at)
+     VALUES ($1, $2, $3, now() + make_interval(days => $4))
+     ON CONFLICT (invite_code) DO NOTHING
+     RETURNING *`,
+    [i.inviterId, i.code, i.maxUses, i.expiresInDays],
+  );
+}
+
+export function listInvitesByInviter(db: Queryable, inviterId: string, limit: number) {
+  return db.query<InviteRow>(
+    'SELECT * FROM referral_invites WHERE inviter_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
+    [inviterId, limit],
+  );
+}
+
+export function countActiveInvites(db: Queryable, inviterId: string) {
+  return one<{ n: number }>(
+    db,
+    `SELECT count(*)::int AS n FROM referral_invites
+      WHERE inviter_id = $1 AND is_active AND expires_at > now() AND current_uses < max_uses`,
+    [inviterId],
+  );
+}
+
+/** Only the inviter, only an Active code (SPEC §4). */
+export function deactivateInvite(db: Queryable, inviterId: string, inviteId: string) {
+  return one<InviteRow>(
+    db,
+    `UPDATE referral_invites SET is_active = false, updated_at = now()
+      WHERE id = $1 AND inviter_id = $2 AND is_active AND expires_at > now() AND current_uses < max_uses
+      RETURNING *`,
+    [inviteId, inviterId],
+  );
+}
+
+/**
+ * Consumes one use atomically: one conditional UPDATE, so concurrent
+ * registrations can never push a code past max_uses.
+ */
+export function consumeInvite(db: Queryable, code: string) {
+  return one<{ id: string; inviter_id: string }>(
+    db,
+    `UPDATE referral_invites SET current_uses = current_uses + 1, updated_at = now()
+      WHERE invite_code = $1 AND is_active AND expires_at > now() AND current_uses < max_uses
+      RETURNING id, inviter_id`,
+    [code],
+  );
+}
+
+export function insertReferral(db: Queryable, r: { referrerId: string; referredId: string; inviteId: string; code: string }) {
+  return db.query(
+    'INSERT INTO user_referrals (referrer_id, referred_id, invite_id, invite_code) VALUES ($1, $2, $3, $4)',
+    [r.referrerId, r.referredId, r.inviteId, r.code],
+  );
+}
+
+const REFERRAL_SELECT = `
+  SELECT r.id, r.referrer_id, r.referred_id, u.full_name AS referred_name, u.email AS referred_email,
+         r.invite_code, r.created_at
+    FROM user_referrals r JOIN users u ON u.id = r.referred_id`;
+
+export async function listReferralsByReferrer(db: Queryable, referrerId: string, limit: number) {
+  const items = await db.query<ReferralRow>(
+    `${REFERRAL_SELECT} WHERE r.referrer_id = $1 ORDER BY r.created_at DESC, r.id DESC LIMIT $2`,
+    [referrerId, limit],
+  );
+  const total = await one<{ n: number }>(db, 'SELECT count(*)::int AS n FROM user_referrals WHERE referrer_id = $1', [referrerId]);
+  return { items, total: total?.n ?? 0 };
+}
+
+export interface AdminInviteFilter {
+  status?: 'Active' | 'Expired' | 'Exhausted' | 'Inactive';
+  inviterEmail?: string;
+  code?: string;
+  limit: number;
+  offset: number;
+}
+
+const STATUS_SQL: Record<NonNullable<AdminInviteFilter['status']>, string> = {
+  Expired: 'i.expires_at <= now()',
+  Exhausted: 'i.expires_at > now() AND i.current_uses >= i.max_uses',
+  Inactive: 'i.expires_at > now() AND i.current_uses < i.max_uses AND NOT i.is_active',
+  Active: 'i.expires_at > now() AND i.current_uses < i.max_uses AND i.is_active',
+};
+
+export async function listAllInvites(db: Queryable, f: AdminInviteFilter) {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (f.status) where.push(STATUS_SQL[f.status]);
+  if (f.inviterEmail) {
+    params.push(`%${f.inviterEmail.toLowerCase()}%`);
+    where.push(`u.email LIKE $${params.length}`);
+  }
+  if (f.code) {
+    params.push(`%${f.code.toUpperCase()}%`);
+    where.push(`i.invite_code LIKE $${params.length}`);
+  }
+  const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  params.push(f.limit, f.offset);
+  const items = await db.query<InviteRow & { inviter_email: string; inviter_name: string }>(
+    `SELECT i.*, u.email AS inviter_email, u.full_name AS inviter_name
+       FROM referral_invites i JOIN users u ON u.id = i.inviter_id
+       ${clause}
+      ORDER BY i.created_at DESC, i.id DESC
+      LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    params,
+  );
+  const total = await one<{ n: number }>(
+    db,
+    `SELECT count(*)::int AS n FROM referral_invites i JOIN users u ON u.id = i.inviter_id ${clause}`,
+    params.slice(0, -2),
+  );
+  return { items, total: total?.n ?? 0 };
+}
+
+export async function listAllReferrals(db: Queryable, f: { email?: string; code?: string; limit: number; offset: number }) {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (f.email) {
+    params.push(`%${f.email.toLowerCase()}%`);
+    where.push(`(u.email LIKE $${params.length} OR ref.email LIKE $${params.length})`);
+  }
+  if (f.code) {
+    params.push(`%${f.code.toUpperCase()}%`);
+    where.push(`r.invite_code LIKE $${params.length}`);
+  }
+  const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  params.push(f.limit, f.offset);
+  const items = await db.query<ReferralRow & { referrer_email: string; referrer_name: string }>(
+    `SELECT r.id, r.referrer_id, r.referred_id, u.full_name AS referred_name, u.email AS referred_email,
+            r.invite_code, r.created_at, ref.email AS referrer_email, ref.full_name AS referrer_name
+       FROM user_referrals r
+       JOIN users u ON u.id = r.referred_id
+       JOIN users ref ON ref.id = r.referrer_id
+       ${clause}
+      ORDER BY r.created_at DESC, r.id DESC
+      LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    params,
+  );
+  const total = await one<{ n: number }>(
+    db,
+    `SELECT count(*)::int AS n FROM user_referrals r
+       JOIN users u ON u.id = r.referred_id JOIN users ref ON ref.id = r.referrer_id ${clause}`,
+    params.slice(0, -2),
+  );
+  return { items, total: total?.n ?? 0 };
+}
+
+export async function isReferralOnly(db: Queryable): Promise<boolean> {
+  const row = await one<{ is_referral_only: boolean }>(db, 'SELECT is_referral_only FROM referral_settings ORDER BY id LIMIT 1');
+  return row?.is_referral_only ?? false;
+}

@@ -1,0 +1,60 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAdmin, requireUser } from '../../http/auth-context.js';
+import type { AppContext } from '../../app-context.js';
+import { inviteMessages } from '../../../shared/messages.js';
+
+const generateBody = z
+  .object({ max_uses: z.unknown().optional(), expires_in_days: z.unknown().optional() })
+  .default({});
+const idParams = z.object({ id: z.string().max(64) });
+const page = {
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+  offset: z.coerce.number().int().min(0).max(100_000).default(0),
+};
+const adminInvitesQuery = z.object({
+  status: z.enum(['Active', 'Expired', 'Exhausted', 'Inactive']).optional(),
+  inviter: z.string().max(200).optional(),
+  code: z.string().max(50).optional(),
+  ...page,
+});
+const adminReferralsQuery = z.object({ email: z.string().max(200).optional(), code: z.string().max(50).optional(), ...page });
+
+export const referralsRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { auth, referrals } = ctx.services;
+
+  r.get('/api/invites', { config: { auth: 'user' }, schema: { tags: ['referrals'] } }, async (req) => {
+    const user = await requireUser(req, auth);
+    return { items: await referrals.listMine(user.id) };
+  });
+
+  r.post('/api/invites', { config: { auth: 'user' }, schema: { body: generateBody, tags: ['referrals'] } }, async (req) => {
+    const user = await requireUser(req, auth);
+    const invite = await referrals.generate(user.id, req.body ?? {});
+    return { invite, message: inviteMessages.generated(invite.invite_code) };
+  });
+
+  r.post('/api/invites/:id/deactivate', { config: { auth: 'user' }, schema: { params: idParams, tags: ['referrals'] } }, async (req) => {
+    const user = await requireUser(req, auth);
+    const invite = await referrals.deactivate(user.id, req.params.id);
+    return { invite, message: inviteMessages.deactivated };
+  });
+
+  r.get('/api/referrals', { config: { auth: 'user' }, schema: { tags: ['referrals'] } }, async (req) => {
+    const user = await requireUser(req, auth);
+    return referrals.listMyReferrals(user.id);
+  });
+
+  r.get('/api/admin/invites', { config: { auth: 'admin' }, schema: { querystring: adminInvitesQuery, tags: ['admin'] } }, async (req) => {
+    await requireAdmin(req, auth);
+    const q = req.query;
+    return referrals.listAllInvites({ status: q.status, inviterEmail: q.inviter, code: q.code, limit: q.limit, offset: q.offset });
+  });
+
+  r.get('/api/admin/referrals', { config: { auth: 'admin' }, schema: { querystring: adminReferralsQuery, tags: ['admin'] } }, async (req) => {
+    await requireAdmin(req, auth);
+    return referrals.listAllReferrals(req.query);
+  });
+};
