@@ -1,0 +1,266 @@
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { AlertCircle, Eye, EyeOff, Lock, Mail, Ticket, User } from 'lucide-react';
+import { registrationError } from '../../../shared/auth.schema.js';
+import { messages } from '../../../shared/messages.js';
+import { useAuth } from '../../app/auth';
+import { errorMessage } from '../../lib/api';
+import { Button } from '../../components/Button';
+import { TermsText } from './TermsText';
+import { useReferralOnly } from './useReferralSetting';
+
+type Mode = 'login' | 'register';
+
+/** SPEC §2: one form, login and register switched by a toggle; starts on login. */
+export function AuthForm() {
+  const { signIn, signUp } = useAuth();
+  const navigate = useNavigate();
+  const referralOnly = useReferralOnly();
+  const ids = useId();
+
+  const [mode, setMode] = useState<Mode>('login');
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+  const [inviteCode, setInviteCode] = useState('');
+  const [confirmAge, setConfirmAge] = useState(false);
+  const [acceptTerms, setAcceptTerms] = useState(false);
+  const [showPassword, setShowPassword] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  const isRegister = mode === 'register';
+
+  const switchMode = () => {
+    setMode(isRegister ? 'login' : 'register');
+    setError(null);
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (submitting) return;
+    setError(null);
+    if (isRegister) {
+      const invalid = registrationError({
+        name,
+        email,
+        password,
+        confirmPassword,
+        acceptTerms,
+        confirmAge,
+        inviteCode,
+        referralOnly,
+      });
+      if (invalid) {
+        setError(invalid);
+        return;
+      }
+    } else if (!email.trim() || !password) {
+      setError(!email.trim() ? messages.emailRequired : messages.passwordRequired);
+      return;
+    }
+
+    setSubmitting(true);
+    try {
+      if (isRegister) {
+        await signUp({
+          name: name.trim(),
+          email: email.trim(),
+          password,
+          confirmPassword,
+          acceptTerms,
+          confirmAge,
+          ...(inviteCode.trim() ? { inviteCode: inviteCode.trim().toUpperCase() } : {}),
+        });
+      } else {
+        await signIn({ email: email.trim(), password });
+      }
+      navigate('/dashboard', { replace: true });
+    } catch (err) {
+      setError(errorMessage(err, messages.unexpected));
+      setSubmitting(false);
+    }
+  };
+
+  const fieldId = (n: string) => `${ids}-${n}`;
+
+  return (
+    <div className="panel w-full p-6 shadow-2xl shadow-black/40 sm:p-8">
+      <div className="mb-6">
+        <h2 className="text-2xl font-bold tracking-tight text-white">
+          {isRegister ? 'Create your account' : 'Welcome back'}
+        </h2>
+        <p className="mt-1 text-sm text-zinc-400">
+          {isRegister
+            ? 'Start creating with AI in less than a minute.'
+            : 'Sign in to continue to your AI workspace.'}
+        </p>
+      </div>
+
+      {error && (
+        <div
+          role="alert"
+          className="mb-5 flex items-start gap-2.5 rounded-xl border border-red-500/40 bg-red-500/10 px-3.5 py-3 text-sm text-red-300"
+        >
+          <AlertCircle className="mt-0.5 size-4 shrink-0 text-red-400" aria-hidden="true" />
+          <span>{error}</span>
+        </div>
+      )}
+
+      <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label={isRegister ? 'Create account' : 'Sign in'}>
+        {isRegister && (
+          <Field id={fieldId('name')} label="Full name" icon={<User />}>
+            <input
+              id={fieldId('name')}
+              className="input pl-10"
+              type="text"
+              autoComplete="name"
+              placeholder="Jane Doe"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
+          </Field>
+        )}
+
+        <Field id={fieldId('email')} label="Email" icon={<Mail />}>
+          <input
+            id={fieldId('email')}
+            className="input pl-10"
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            placeholder="you@example.com"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </Field>
+
+        <Field id={fieldId('password')} label="Password" icon={<Lock />}>
+          <input
+            id={fieldId('password')}
+            className="input pr-11 pl-10"
+            type={showPassword ? 'text' : 'password'}
+            autoComplete={isRegister ? 'new-password' : 'current-password'}
+            placeholder={isRegister ? 'At least 6 characters' : 'Your password'}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <button
+            type="button"
+            onClick={() => setShowPassword((v) => !v)}
+            aria-pressed={showPassword}
+            className="absolute inset-y-0 right-0 flex w-11 items-center justify-center rounded-r-xl text-zinc-400 transition hover:text-white"
+          >
+            {showPassword ? <EyeOff className="size-4" aria-hidden="true" /> : <Eye className="size-4" aria-hidden="true" />}
+            <span className="sr-only">{showPassword ? 'Hide password' : 'Show password'}</span>
+          </button>
+        </Field>
+
+        {isRegister && (
+          <>
+            <Field id={fieldId('confirm')} label="Confirm password" icon={<Lock />}>
+              <input
+                id={fieldId('confirm')}
+                className="input pl-10"
+                type={showPassword ? 'text' : 'password'}
+                autoComplete="new-password"
+                placeholder="Repeat your password"
+                value={confirmPassword}
+                onChange={(e) => setConfirmPassword(e.target.value)}
+              />
+            </Field>
+
+            {referralOnly && (
+              <Field id={fieldId('invite')} label="Invite code" icon={<Ticket />}>
+                <input
+                  id={fieldId('invite')}
+                  className="input pl-10 font-mono tracking-wider uppercase placeholder:font-sans placeholder:tracking-normal placeholder:normal-case"
+                  type="text"
+                  autoComplete="off"
+                  autoCapitalize="characters"
+                  spellCheck={false}
+                  placeholder="Required: registration is invite-only"
+                  value={inviteCode}
+                  onChange={(e) => setInviteCode(e.target.value)}
+                />
+              </Field>
+            )}
+
+            <TermsText />
+
+            <div className="space-y-2.5">
+              <Checkbox id={fieldId('age')} checked={confirmAge} onChange={setConfirmAge}>
+                I confirm that I am at least 18 years old
+              </Checkbox>
+              <Checkbox id={fieldId('terms')} checked={acceptTerms} onChange={setAcceptTerms}>
+                I agree to the Terms of Service
+              </Checkbox>
+            </div>
+          </>
+        )}
+
+        <Button type="submit" loading={submitting} className="w-full py-3">
+          {isRegister ? (submitting ? 'Creating account...' : 'Create Account') : submitting ? 'Signing in...' : 'Sign In'}
+        </Button>
+      </form>
+
+      <p className="mt-6 text-center text-sm text-zinc-400">
+        {isRegister ? 'Already have an account?' : "Don't have an account?"}{' '}
+        <button
+          type="button"
+          onClick={switchMode}
+          className="rounded font-semibold text-fuchsia-400 underline-offset-4 hover:text-fuchsia-300 hover:underline"
+        >
+          {isRegister ? 'Sign in' : 'Sign up'}
+        </button>
+      </p>
+    </div>
+  );
+}
+
+function Field({ id, label, icon, children }: { id: string; label: string; icon: ReactNode; children: ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      <div className="relative">
+        <span
+          aria-hidden="true"
+          className="pointer-events-none absolute inset-y-0 left-0 flex w-10 items-center justify-center text-zinc-500 [&>svg]:size-4"
+        >
+          {icon}
+        </span>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+function Checkbox({
+  id,
+  checked,
+  onChange,
+  children,
+}: {
+  id: string;
+  checked: boolean;
+  onChange: (v: boolean) => void;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex items-start gap-2.5">
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        className="mt-0.5 size-4 shrink-0 rounded border-zinc-600 bg-zinc-900 accent-fuchsia-500"
+      />
+      <label htmlFor={id} className="text-sm text-zinc-300 select-none">
+        {children}
+      </label>
+    </div>
+  );
+}

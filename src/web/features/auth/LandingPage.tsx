@@ -1,0 +1,64 @@
+import { ImageUp, Sparkles, Video, Wand2, Zap } from 'lucide-react';
+import { Logo } from '../../components/Logo';
+import { AuthForm } from './AuthForm';
+
+const HIGHLIGHTS = [
+  { icon: ImageUp, title: 'Upscale up to 8x', text: 'Crisp detail from small or blurry pictures.' },
+  { icon: Wand2, title: 'Edit by describing', text: 'Tell the editor what to change, in plain words.' },
+  { icon: Sparkles, title: 'Restore old photos', text: 'Repair damaged, faded or corrupted images.' },
+  { icon: Video, title: 'Images to video', text: 'Bring a still to life in clips of up to 4 seconds.' },
+];
+
+/** The signed-out page: pitch on one side, the login / register form on the other. */
+export function LandingPage() {
+  return (
+    <div className="app-bg flex min-h-dvh flex-col">
+      <header className="mx-auto flex w-full max-w-6xl items-center px-5 pt-6 sm:px-8">
+        <Logo />
+      </header>
+
+      <main className="mx-auto grid w-full max-w-6xl flex-1 items-center gap-10 px-5 py-10 sm:px-8 lg:grid-cols-[1.1fr_1fr] lg:gap-16 lg:py-16">
+        <section aria-labelledby="landing-title" className="min-w-0">
+          <p className="inline-flex items-center gap-1.5 rounded-full border border-fuchsia-500/30 bg-fuchsia-500/10 px-3 py-1 text-xs font-semibold text-fuchsia-300">
+            <Zap className="size-3.5" aria-hidden="true" fill="currentColor" /> AI image & video workspace
+          </p>
+          <h1
+            id="landing-title"
+            className="mt-5 text-4xl leading-[1.1] font-extrabold tracking-tight text-white sm:text-5xl lg:text-6xl"
+          >
+            Rush your images to{' '}
+            <span className="bg-gradient-to-r from-violet-400 via-fuchsia-400 to-amber-300 bg-clip-text text-transparent">
+              perfection
+            </span>{' '}
+            with AI
+          </h1>
+          <p className="mt-5 max-w-xl text-base text-zinc-400 sm:text-lg">
+            Upscale, edit, restore and animate your pictures in seconds. Pay only for what you use with ENERGY, and
+            keep every result in your personal library.
+          </p>
+          <ul className="mt-8 grid gap-3 sm:grid-cols-2">
+            {HIGHLIGHTS.map(({ icon: Icon, title, text }) => (
+              <li key={title} className="flex gap-3 rounded-xl border border-zinc-800/80 bg-zinc-900/40 p-3.5">
+                <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-violet-500/15 text-violet-300">
+                  <Icon className="size-4.5" aria-hidden="true" />
+                </span>
+                <span>
+                  <span className="block text-sm font-semibold text-zinc-100">{title}</span>
+                  <span className="block text-xs text-zinc-400">{text}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        <section aria-label="Sign in or create an account" className="mx-auto w-full max-w-md lg:mx-0 lg:justify-self-end">
+          <AuthForm />
+        </section>
+      </main>
+
+      <footer className="border-t border-zinc-900 py-6 text-center text-sm text-zinc-500">
+        Built for creators and professionals
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ArrowLeft } from 'lucide-react';
+import { PRODUCT_NAME } from '../../../shared/constants.js';
+import { useUser, useAuth } from '../../app/auth';
+import { Button } from '../../components/Button';
+import { InlineLoader } from '../../components/LoadingScreen';
+import { useLiveUpdates } from '../../lib/useLiveUpdates';
+import { PurchaseDialog } from '../payments/PurchaseDialog';
+import { PurchaseDialogContext } from '../payments/purchaseDialogContext';
+import { DashboardHeader } from './DashboardHeader';
+import { EnergyWidget } from './EnergyWidget';
+import { ToolSections } from './ToolSections';
+import { TransactionsPanel } from './TransactionsPanel';
+import { useDashboardView } from './useDashboardView';
+import { VIEWS, type ViewId } from './views';
+
+/** Escape returns to the grid unless something else (a dialog, a field) owns the key. */
+function isEscapeForUs(e: KeyboardEvent): boolean {
+  if (e.key !== 'Escape' || e.defaultPrevented || e.isComposing) return false;
+  if (document.querySelector('[role="dialog"], [role="alertdialog"], [data-radix-popper-content-wrapper]')) return false;
+  const t = e.target as HTMLElement | null;
+  if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return false;
+  return true;
+}
+
+/** SPEC §2 dashboard: header, ENERGY widget, and in place either the tool grid or one view. */
+export default function DashboardPage() {
+  const user = useUser();
+  const { rolesLoaded } = useAuth();
+  const { view, openView, closeView } = useDashboardView();
+  const [purchaseOpen, setPurchaseOpen] = useState(false);
+  const lastCard = useRef<string | null>(null);
+  const backRef = useRef<HTMLButtonElement>(null);
+  useLiveUpdates();
+
+  const def = view ? VIEWS[view] : null;
+  // An admin-only view waits for the role check, and falls back to the grid for non-admins.
+  const blocked = !!def?.adminOnly && (!rolesLoaded || !user.isAdmin);
+  const active = def && !blocked ? def : null;
+
+  const enter = useCallback(
+    (id: ViewId) => {
+      lastCard.current = id;
+      openView(id);
+    },
+    [openView],
+  );
+
+  // Title, scroll and focus follow the view.
+  useEffect(() => {
+    document.title = active ? `${active.title} - ${PRODUCT_NAME}` : `Dashboard - ${PRODUCT_NAME}`;
+    window.scrollTo({ top: 0 });
+    if (active) backRef.current?.focus({ preventScroll: true });
+    else if (lastCard.current) {
+      const card = document.querySelector<HTMLElement>(`[data-card="${CSS.escape(lastCard.current)}"]`);
+      card?.focus({ preventScroll: true });
+      card?.scrollIntoView({ block: 'center' });
+    }
+  }, [active]);
+
+  useEffect(() => {
+    if (!active) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (isEscapeForUs(e)) {
+        e.preventDefault();
+        closeView();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [active, closeView]);
+
+  const purchaseCtx = useMemo(() => ({ openPurchase: () => setPurchaseOpen(true) }), []);
+  const ActiveView = active?.Component;
+
+  return (
+    <PurchaseDialogContext.Provider value={purchaseCtx}>
+      <div className="app-bg min-h-dvh">
+        <DashboardHeader user={user} onBuy={() => setPurchaseOpen(true)} onHome={() => view && closeView()} />
+
+        <main className="mx-auto max-w-7xl space-y-8 px-4 py-6 sm:px-6 sm:py-8 lg:px-8">
+          <EnergyWidget user={user} onBuy={() => setPurchaseOpen(true)} />
+
+          {ActiveView ? (
+            <div className="space-y-5">
+              <Button ref={backRef} variant="secondary" size="sm" onClick={closeView} className="px-3 py-2 text-sm">
+                <ArrowLeft className="size-4" aria-hidden="true" /> Back to Tools
+              </Button>
+              <Suspense fallback={<InlineLoader label={`Loading ${active!.title}...`} />}>
+                <ActiveView onBack={closeView} openView={enter} />
+              </Suspense>
+            </div>
+          ) : view && blocked && !rolesLoaded ? (
+            <InlineLoader />
+          ) : (
+            <>
+              <div>
+                <h1 className="text-3xl font-extrabold tracking-tight text-white sm:text-4xl">AI Tools</h1>
+                <p className="mt-2 text-base text-zinc-400">Transform your images with cutting-edge AI technology</p>
+              </div>
+              <ToolSections user={user} onOpen={enter} />
+              <TransactionsPanel />
+            </>
+          )}
+        </main>
+
+        <PurchaseDialog open={purchaseOpen} onOpenChange={setPurchaseOpen} />
+      </div>
+    </PurchaseDialogContext.Provider>
+  );
+}

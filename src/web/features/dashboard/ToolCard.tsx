@@ -1,0 +1,83 @@
+import { useId, type ComponentType, type ReactNode } from 'react';
+import clsx from 'clsx';
+
+export type CardAccent = 'violet' | 'fuchsia' | 'sky' | 'emerald' | 'amber' | 'rose' | 'zinc';
+
+const ACCENTS: Record<CardAccent, string> = {
+  violet: 'from-violet-500/25 to-violet-500/5 text-violet-300 ring-violet-500/30',
+  fuchsia: 'from-fuchsia-500/25 to-fuchsia-500/5 text-fuchsia-300 ring-fuchsia-500/30',
+  sky: 'from-sky-500/25 to-sky-500/5 text-sky-300 ring-sky-500/30',
+  emerald: 'from-emerald-500/25 to-emerald-500/5 text-emerald-300 ring-emerald-500/30',
+  amber: 'from-amber-500/25 to-amber-500/5 text-amber-300 ring-amber-500/30',
+  rose: 'from-rose-500/25 to-rose-500/5 text-rose-300 ring-rose-500/30',
+  zinc: 'from-zinc-500/20 to-zinc-500/5 text-zinc-400 ring-zinc-600/40',
+};
+
+export interface ToolCardProps {
+  /** Used to return focus to this card when its view closes. */
+  cardId: string;
+  title: string;
+  description: string;
+  icon: ComponentType<{ className?: string }>;
+  accent?: CardAccent;
+  /** Top-right marker, e.g. SOON. */
+  badge?: ReactNode;
+  /** The price line at the bottom. */
+  cost: ReactNode;
+  disabled?: boolean;
+  onOpen?: () => void;
+}
+
+/** A dashboard card: one button, named by its title and described by its text and price. */
+export function ToolCard({ cardId, title, description, icon: Icon, accent = 'violet', badge, cost, disabled, onOpen }: ToolCardProps) {
+  const id = useId();
+  return (
+    <button
+      type="button"
+      data-card={cardId}
+      disabled={disabled}
+      onClick={onOpen}
+      aria-labelledby={`${id}-t`}
+      aria-describedby={`${id}-d ${id}-c`}
+      className={clsx(
+        'group relative flex h-full min-h-44 w-full flex-col rounded-2xl border p-5 text-left transition duration-200',
+        disabled
+          ? 'border-zinc-800/70 bg-zinc-900/30 opacity-60'
+          : 'border-zinc-800 bg-zinc-900/60 hover:-translate-y-0.5 hover:border-fuchsia-500/40 hover:bg-zinc-900 hover:shadow-xl hover:shadow-fuchsia-950/40 focus-visible:border-fuchsia-500/60',
+      )}
+    >
+      <span className="flex items-start justify-between gap-3">
+        <span
+          className={clsx(
+            'flex size-11 items-center justify-center rounded-xl bg-gradient-to-br ring-1 transition',
+            ACCENTS[disabled ? 'zinc' : accent],
+            !disabled && 'group-hover:scale-105',
+          )}
+        >
+          <Icon className="size-5" aria-hidden="true" />
+        </span>
+        {badge}
+      </span>
+      <span id={`${id}-t`} className="mt-4 block text-base font-semibold text-white">
+        {title}
+      </span>
+      <span id={`${id}-d`} className="mt-1 block text-sm leading-snug text-zinc-400">
+        {description}
+      </span>
+      <span id={`${id}-c`} className="mt-auto block border-t border-zinc-800/80 pt-3 text-sm">
+        {cost}
+      </span>
+    </button>
+  );
+}
+
+/** Small pill for card corners. */
+export function CardBadge({ children, tone = 'zinc' }: { children: ReactNode; tone?: 'zinc' | 'emerald' | 'amber' | 'fuchsia' }) {
+  const tones = {
+    zinc: 'bg-zinc-800 text-zinc-300 ring-zinc-700',
+    emerald: 'bg-emerald-500/15 text-emerald-300 ring-emerald-500/30',
+    amber: 'bg-amber-400/15 text-amber-300 ring-amber-400/30',
+    fuchsia: 'bg-fuchsia-500/15 text-fuchsia-300 ring-fuchsia-500/30',
+  } as const;
+  return <span className={clsx('badge ring-1', tones[tone])}>{children}</span>;
+}

@@ -1,0 +1,174 @@
+import type { ComponentType, ReactNode } from 'react';
+import {
+  Brain,
+  Clapperboard,
+  Film,
+  ImageUpscale,
+  Images,
+  Info,
+  Layers,
+  MonitorUp,
+  SlidersHorizontal,
+  Sparkles,
+  Users,
+  Wand2,
+  Zap,
+} from 'lucide-react';
+import { TOOL_CATALOG, VIDEO_TOOLS, VIEW_TOOL } from '../../../shared/pricing.js';
+import type { AuthUser } from '../../app/auth';
+import { PRICING_FALLBACK_NOTICE, usePricing } from '../../lib/usePricing';
+import { CardBadge, ToolCard, type CardAccent } from './ToolCard';
+import type { ViewId } from './views';
+
+interface ToolCardDef {
+  view: ViewId;
+  title: string;
+  icon: ComponentType<{ className?: string }>;
+  accent: CardAccent;
+}
+
+const AI_TOOLS: ToolCardDef[] = [
+  { view: 'fal-upscaler', title: 'Image Upscaler', icon: ImageUpscale, accent: 'violet' },
+  { view: 'fal-image-editor', title: 'Image Editor', icon: Wand2, accent: 'fuchsia' },
+  { view: 'restore', title: 'Image Restore', icon: Sparkles, accent: 'amber' },
+  { view: 'fal-image-to-video', title: 'Image to Video', icon: Clapperboard, accent: 'rose' },
+  { view: 'video-upscaler', title: 'Video Upscaler', icon: MonitorUp, accent: 'sky' },
+];
+
+function Section({ title, id, children, note }: { title: string; id: string; children: ReactNode; note?: ReactNode }) {
+  return (
+    <section aria-labelledby={id}>
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+        <h2 id={id} className="text-sm font-semibold tracking-wider text-zinc-400 uppercase">
+          {title}
+        </h2>
+        {note}
+      </div>
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">{children}</div>
+    </section>
+  );
+}
+
+function Free({ label = 'FREE' }: { label?: string }) {
+  return <span className="font-semibold text-emerald-400">{label}</span>;
+}
+
+function Cost({ amount, unit }: { amount: number; unit: string }) {
+  return (
+    <span className="flex items-center gap-1.5 text-zinc-300">
+      <Zap className="size-4 text-amber-400" fill="currentColor" aria-hidden="true" />
+      <span className="font-semibold text-amber-300">{amount} ENERGY</span>
+      <span className="text-zinc-500">{unit}</span>
+    </span>
+  );
+}
+
+/** The dashboard grid: Admin Controls (admins), the AI tools, and Media Management. */
+export function ToolSections({ user, onOpen }: { user: AuthUser; onOpen: (view: ViewId) => void }) {
+  const pricing = usePricing();
+
+  const priceLine = (view: ViewId) => {
+    if (user.isAdmin) return <Free label="FREE (ADMIN)" />;
+    if (user.isVip) return <Free label="FREE (VIP)" />;
+    const tool = VIEW_TOOL[view]!;
+    return <Cost amount={pricing.costOf(tool)} unit={VIDEO_TOOLS.has(tool) ? 'per video' : 'per image'} />;
+  };
+
+  return (
+    <div className="space-y-10">
+      {user.isAdmin && (
+        <Section title="Admin Controls" id="section-admin">
+          <ToolCard
+            cardId="admin"
+            title="Admin Dashboard"
+            description="Manage AI tool pricing and global discount settings"
+            icon={SlidersHorizontal}
+            accent="amber"
+            badge={<CardBadge tone="amber">ADMIN</CardBadge>}
+            cost={<span className="text-zinc-400">Pricing, discounts, plans</span>}
+            onOpen={() => onOpen('admin')}
+          />
+          <ToolCard
+            cardId="referrals"
+            title="Referrals"
+            description="Manage invite codes and track referrals"
+            icon={Users}
+            accent="emerald"
+            badge={<CardBadge tone="amber">ADMIN</CardBadge>}
+            cost={<span className="text-zinc-400">Invite codes, referrals</span>}
+            onOpen={() => onOpen('referrals')}
+          />
+        </Section>
+      )}
+
+      <Section
+        title="Image & Video Tools"
+        id="section-tools"
+        note={
+          pricing.usingFallback ? (
+            <p role="status" className="flex items-center gap-1.5 text-xs text-amber-300/90">
+              <Info className="size-3.5" aria-hidden="true" />
+              {PRICING_FALLBACK_NOTICE}
+            </p>
+          ) : undefined
+        }
+      >
+        {AI_TOOLS.map((t) => {
+          const tool = VIEW_TOOL[t.view]!;
+          return (
+            <ToolCard
+              key={t.view}
+              cardId={t.view}
+              title={t.title}
+              description={pricing.rowOf(tool)?.description || TOOL_CATALOG[tool].description}
+              icon={t.icon}
+              accent={t.accent}
+              badge={VIDEO_TOOLS.has(tool) ? <CardBadge tone="fuchsia">VIDEO</CardBadge> : undefined}
+              cost={priceLine(t.view)}
+              onOpen={() => onOpen(t.view)}
+            />
+          );
+        })}
+      </Section>
+
+      <Section title="Media Management" id="section-media">
+        <ToolCard
+          cardId="gallery"
+          title="My Images"
+          description="Browse, download and reuse your uploaded and generated images"
+          icon={Images}
+          accent="violet"
+          cost={<Free />}
+          onOpen={() => onOpen('gallery')}
+        />
+        <ToolCard
+          cardId="video-gallery"
+          title="My Videos"
+          description="Watch and download the videos you generated"
+          icon={Film}
+          accent="rose"
+          cost={<Free />}
+          onOpen={() => onOpen('video-gallery')}
+        />
+        <ToolCard
+          cardId="batch"
+          title="Batch Processing"
+          description="Process several images at once"
+          icon={Layers}
+          badge={<CardBadge>SOON</CardBadge>}
+          cost={<span className="text-zinc-500">Cost: TBD</span>}
+          disabled
+        />
+        <ToolCard
+          cardId="custom-models"
+          title="Custom Models"
+          description="Train your own models"
+          icon={Brain}
+          badge={<CardBadge>SOON</CardBadge>}
+          cost={<span className="text-zinc-500">Cost: TBD</span>}
+          disabled
+        />
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+import { messages } from '../../shared/messages.js';
+
+/**
+ * The one door to the backend: same origin, the httpOnly session cookie
+ * (credentials 'include'), JSON in and out. A non-2xx answer throws ApiError
+ * carrying the server's `{error, code}` so screens can show the spec's words.
+ */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string | undefined,
+    /** True when `message` is the server's own `error` text. */
+    readonly fromServer: boolean,
+    readonly body?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface ApiOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** A plain object/array is sent as JSON; FormData/Blob/string are sent as they are. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export async function api<T = unknown>(path: string, opts: ApiOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
+  let body: BodyInit | undefined;
+  if (opts.body !== undefined) {
+    if (
+      opts.body instanceof FormData ||
+      opts.body instanceof Blob ||
+      opts.body instanceof URLSearchParams ||
+      typeof opts.body === 'string'
+    ) {
+      body = opts.body as BodyInit;
+    } else {
+      body = JSON.stringify(opts.body);
+      headers['Content-Type'] = 'application/json';
+    }
+  }
+
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method: opts.method ?? (body === undefined ? 'GET' : 'POST'),
+      headers,
+      body,
+      credentials: 'include',
+      signal: opts.signal,
+    });
+  } catch (err) {
+    if ((err as Error)?.name === 'AbortError') throw err;
+    throw new ApiError('Could not reach the server. Check your connection and try again.', 0, 'network', false);
+  }
+
+  const text = await res.text();
+  let data: unknown = undefined;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = text;
+    }
+  }
+
+  if (!res.ok) {
+    const obj = data && typeof data === 'object' ? (data as Record<string, unknown>) : {};
+    const serverMessage = typeof obj.error === 'string' && obj.error ? obj.error : undefined;
+    throw new ApiError(
+      serverMessage ?? `Request failed (${res.status} ${res.statusText || 'error'})`,
+      res.status,
+      typeof obj.code === 'string' ? obj.code : undefined,
+      !!serverMessage,
+      data,
+    );
+  }
+  return data as T;
+}
+
+export const apiGet = <T = unknown>(path: string, signal?: AbortSignal) => api<T>(path, { signal });
+
+export const apiPost = <T = unknown>(path: string, body?: unknown, signal?: AbortSignal) =>
+  api<T>(path, { method: 'POST', body, signal });
+
+export const apiPut = <T = unknown>(path: string, body?: unknown) => api<T>(path, { method: 'PUT', body });
+
+export const apiDelete = <T = unknown>(path: string) => api<T>(path, { method: 'DELETE' });
+
+/** The text to show for a failure: the server's words, else the spec's fallback. */
+export function errorMessage(err: unknown, fallback: string = messages.unexpected): string {
+  if (err instanceof ApiError) return err.fromServer ? err.message : fallback;
+  return fallback;
+}
+
+/** Like errorMessage, but keeps our own description of non-server failures (network, HTTP status). */
+export function describeError(err: unknown): string {
+  if (err instanceof Error && err.message) return err.message;
+  return messages.unexpected;
+}
+
+export const isUnauthorized = (err: unknown) => err instanceof ApiError && err.status === 401;

@@ -1,0 +1,29 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const backend = process.env.VITE_BACKEND_URL || 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  root: path.join(here, 'src/web'),
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: path.join(here, 'dist/web'),
+    emptyOutDir: true,
+    sourcemap: false,
+  },
+  server: {
+    port: 5173,
+    strictPort: true,
+    // The shared code lives outside the web root.
+    fs: { allow: [here] },
+    proxy: {
+      '/api': { target: backend, changeOrigin: false },
+      '/functions': { target: backend, changeOrigin: false },
+    },
+  },
+  preview: { port: 5173 },
+});
