@@ -38,8 +38,33 @@ const envSchema = z
       .default('false')
       .transform((v) => v === 'true'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Library files: an S3-compatible bucket when S3_BUCKET is set, else local disk under DATA_DIR/storage. */
+    S3_BUCKET: z.string().min(3).optional(),
+    S3_ENDPOINT: z.string().url().optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    /** Path-style bucket URLs; defaults to true when S3_ENDPOINT is set (MinIO, R2, ...). */
+    S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
+    /** Lifetime of signed file links (default 1 hour). */
+    SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(3600),
+    /** Upload limits in MB (SPEC §9: image 10, video 100). */
+    UPLOAD_IMAGE_MAX_MB: z.coerce.number().positive().max(1024).default(10),
+    UPLOAD_VIDEO_MAX_MB: z.coerce.number().positive().max(4096).default(100),
+    /**
+     * Tests only: hosts (`127.0.0.1`) or host:port pairs the URL fetcher may
+     * reach although they are private. Empty (deny all private) by default.
+     */
+    FETCH_ALLOW_PRIVATE_HOSTS: csv,
   })
   .superRefine((env, ctx) => {
+    if (!!env.S3_ACCESS_KEY_ID !== !!env.S3_SECRET_ACCESS_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'],
+        message: 'set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (default AWS credentials)',
+      });
+    }
     if (env.NODE_ENV === 'production' && (env.APP_SECRET === DEV_SECRET || env.APP_SECRET.length < 32)) {
       ctx.addIssue({
         code: 'custom',
