@@ -4,6 +4,10 @@ import { AuthService } from './features/auth/auth.service.js';
 import { EnergyService } from './features/energy/energy.service.js';
 import { ReferralsService } from './features/referrals/referrals.service.js';
 import { ProfilesService } from './features/profiles/profiles.service.js';
+import { PricingService } from './features/pricing/pricing.service.js';
+import { SettingsService } from './features/settings/settings.service.js';
+import { AdminService } from './features/admin/admin.service.js';
+import { RealtimeHub } from './realtime/realtime-hub.js';
 
 import type { Logger as PinoLogger } from 'pino';
 
@@ -22,14 +26,28 @@ export interface Services {
   profiles: ProfilesService;
   energy: EnergyService;
   referrals: ReferralsService;
+  pricing: PricingService;
+  settings: SettingsService;
+  admin: AdminService;
+  realtime: RealtimeHub;
 }
 
 export function createServices(config: Config, db: Db, log: Logger): Services {
   const referrals = new ReferralsService(db, log);
+  const energy = new EnergyService(db);
+  const realtime = new RealtimeHub(db, { log });
+  // Balance changes reach the user's open screens (after commit; never fails the change).
+  energy.onBalanceChange((userId) => {
+    realtime.publishBalance(userId).catch((err) => log.warn({ err, userId }, 'balance event not sent'));
+  });
   return {
     auth: new AuthService(db, config.ADMIN_EMAILS, referrals, log),
     referrals,
     profiles: new ProfilesService(db),
-    energy: new EnergyService(db),
+    energy,
+    pricing: new PricingService(db),
+    settings: new SettingsService(db, realtime),
+    admin: new AdminService(db, energy, realtime, log),
+    realtime,
   };
 }

@@ -12,6 +12,10 @@ import { authRoutes } from '../features/auth/auth.routes.js';
 import { energyRoutes } from '../features/energy/energy.routes.js';
 import { referralsRoutes } from '../features/referrals/referrals.routes.js';
 import { profilesRoutes } from '../features/profiles/profiles.routes.js';
+import { pricingRoutes } from '../features/pricing/pricing.routes.js';
+import { settingsRoutes } from '../features/settings/settings.routes.js';
+import { adminRoutes } from '../features/admin/admin.routes.js';
+import { realtimeRoutes } from '../realtime/realtime.routes.js';
 import { APP_VERSION } from '../version.js';
 import { PRODUCT_NAME } from '../../shared/constants.js';
 import { messages } from '../../shared/messages.js';
@@ -93,6 +97,10 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(authRoutes(ctx));
   await app.register(profilesRoutes(ctx));
   await app.register(energyRoutes(ctx));
+  await app.register(pricingRoutes(ctx));
+  await app.register(settingsRoutes(ctx));
+  await app.register(adminRoutes(ctx));
+  await app.register(realtimeRoutes(ctx));
   await app.register(referralsRoutes(ctx));
 
   const webDir = opts.webDir;

@@ -14,6 +14,31 @@ export interface TransactionRow {
   payment_id: string | null;
   stripe_payment_intent_id: string | null;
   amount_paid_cents: number | null;
+  /** admin_tool_pricing.tool_name a spend paid for (statistics). */
+  tool_name: string | null;
+  /** Insertion order: the paging key. */
+  seq: number;
+}
+
+/**
+ * A spend in ONE statement: the conditional debit and its ledger row, so it
+ * is atomic even without an explicit transaction and costs one round trip.
+ * undefined when the balance is short (nothing written).
+ */
+export async function debitWithEntry(db: Queryable, t: NewTransaction): Promise<number | undefined> {
+  const row = await one<{ energy_balance: number }>(
+    db,
+    `WITH debited AS (
+       UPDATE user_profiles SET energy_balance = energy_balance - $10, updated_at = now()
+        WHERE id = $1 AND energy_balance >= $10
+        RETURNING energy_balance
+     )
+     INSERT INTO energy_transactions ${INSERT_COLUMNS}
+     SELECT $1::uuid, $2::text, $3::text, $4::integer, $5::uuid, $6::text, $7::text, $8::integer, $9::text FROM debited
+     RETURNING (SELECT energy_balance FROM debited)`,
+    [...insertParams(t), -t.amount],
+  );
+  return row?.energy_balance;
 }
 
 /**
@@ -55,10 +80,11 @@ export interface NewTransaction {
   paymentId?: string | null;
   stripePaymentIntentId?: string | null;
   amountPaidCents?: number | null;
+  toolName?: string | null;
 }
 
 const INSERT_COLUMNS =
-  '(user_id, type, description, amount, job_id, payment_id, stripe_payment_intent_id, amount_paid_cents)';
+  '(user_id, type, description, amount, job_id, payment_id, stripe_payment_intent_id, amount_paid_cents, tool_name)';
 
 function insertParams(t: NewTransaction) {
   return [
@@ -70,13 +96,14 @@ function insertParams(t: NewTransaction) {
     t.paymentId ?? null,
     t.stripePaymentIntentId ?? null,
     t.amountPaidCents ?? null,
+    t.toolName ?? null,
   ];
 }
 
 export function insertTransaction(db: Queryable, t: NewTransaction) {
   return one<TransactionRow>(
     db,
-    `INSERT INTO energy_transactions ${INSERT_COLUMNS} VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+    `INSERT INTO energy_transactions ${INSERT_COLUMNS} VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
     insertParams(t),
   ) as Promise<TransactionRow>;
 }
@@ -91,7 +118,7 @@ export function claimTransaction(db: Queryable, t: NewTransaction) {
   const conflict = t.type === 'purchase' ? "(payment_id) WHERE type = 'purchase'" : '(job_id, type) WHERE job_id IS NOT NULL';
   return one<TransactionRow>(
     db,
-    `INSERT INTO energy_transactions ${INSERT_COLUMNS} VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    `INSERT INTO energy_transactions ${INSERT_COLUMNS} VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      ON CONFLICT ${conflict} DO NOTHING
      RETURNING *`,
     insertParams(t),
@@ -102,18 +129,16 @@ export function findJobSpend(db: Queryable, jobId: string) {
   return one<TransactionRow>(db, `SELECT * FROM energy_transactions WHERE job_id = $1 AND type = 'spend'`, [jobId]);
 }
 
-export function listTransactions(db: Queryable, userId: string, limit: number, before?: { createdAt: Date; id: string }) {
-  return before
+export function listTransactions(db: Queryable, userId: string, limit: number, beforeSeq?: number) {
+  return beforeSeq !== undefined
     ? db.query<TransactionRow>(
-        `SELECT * FROM energy_transactions
-          WHERE user_id = $1 AND (created_at, id) < ($2, $3)
-          ORDER BY created_at DESC, id DESC LIMIT $4`,
-        [userId, before.createdAt, before.id, limit],
+        `SELECT * FROM energy_transactions WHERE user_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`,
+        [userId, beforeSeq, limit],
       )
-    : db.query<TransactionRow>(
-        `SELECT * FROM energy_transactions WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
-        [userId, limit],
-      );
+    : db.query<TransactionRow>(`SELECT * FROM energy_transactions WHERE user_id = $1 ORDER BY seq DESC LIMIT $2`, [
+        userId,
+        limit,
+      ]);
 }
 
 export async function ledgerSum(db: Queryable, userId: string): Promise<number> {

@@ -10,6 +10,8 @@ export interface SpendRequest {
   toolName: string;
   description: string;
   jobId?: string;
+  /** The admin_tool_pricing.tool_name paid for, recorded on the ledger row. */
+  tool?: string;
 }
 
 export interface PurchaseRequest {
@@ -48,21 +50,18 @@ export class EnergyService {
   /** Conditional debit + ledger row. Throws 402 with the spec's message when short. */
   async spend(req: SpendRequest, tx?: Queryable): Promise<number> {
     assertWholeNonNegative(req.cost);
-    const run = async (q: Queryable) => {
-      const balance = await repo.debit(q, req.userId, req.cost);
-      if (balance === undefined) {
-        throw new AppError('insufficient_energy', insufficientEnergyMessage(req.cost, req.toolName));
-      }
-      await repo.insertTransaction(q, {
-        userId: req.userId,
-        type: 'spend',
-        description: req.description,
-        amount: -req.cost,
-        jobId: req.jobId,
-      });
-      return balance;
-    };
-    const balance = tx ? await run(tx) : await this.db.transaction(run);
+    // One statement (debit + ledger row): atomic on its own, one round trip.
+    const balance = await repo.debitWithEntry(tx ?? this.db, {
+      userId: req.userId,
+      type: 'spend',
+      description: req.description,
+      amount: -req.cost,
+      jobId: req.jobId,
+      toolName: req.tool,
+    });
+    if (balance === undefined) {
+      throw new AppError('insufficient_energy', insufficientEnergyMessage(req.cost, req.toolName));
+    }
     if (!tx) this.emit(req.userId);
     return balance;
   }
@@ -147,15 +146,14 @@ function assertWholeNonNegative(n: number): void {
 }
 
 function encodeCursor(row: repo.TransactionRow): string {
-  return Buffer.from(JSON.stringify([new Date(row.created_at).toISOString(), row.id])).toString('base64url');
+  return Buffer.from(JSON.stringify([Number(row.seq)])).toString('base64url');
 }
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+function decodeCursor(cursor: string): number {
   try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    const date = new Date(createdAt);
-    if (Number.isNaN(date.getTime()) || typeof id !== 'string' || !/^[0-9a-f-]{36}$/i.test(id)) throw new Error();
-    return { createdAt: date, id };
+    const [seq] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!Number.isSafeInteger(seq) || seq < 0) throw new Error();
+    return seq;
   } catch {
     throw new AppError('validation', 'Invalid cursor');
   }

@@ -1,0 +1,151 @@
+import type { Queryable } from '../../db/db.js';
+import { one } from '../../db/db.js';
+
+export interface AuditEntry {
+  adminId: string;
+  action: string;
+  target: string;
+  oldValue: unknown;
+  newValue: unknown;
+}
+
+export interface AuditRow {
+  id: number;
+  admin_id: string | null;
+  admin_email: string | null;
+  action: string;
+  target: string;
+  old_value: unknown;
+  new_value: unknown;
+  created_at: Date;
+}
+
+/** Append-only: there is no UPDATE or DELETE path for admin_audit. */
+export function insertAudit(db: Queryable, e: AuditEntry) {
+  return db.query(
+    `INSERT INTO admin_audit (admin_id, action, target, old_value, new_value)
+     VALUES ($1, $2, $3, $4::jsonb, $5::jsonb)`,
+    [e.adminId, e.action, e.target, JSON.stringify(e.oldValue ?? null), JSON.stringify(e.newValue ?? null)],
+  );
+}
+
+export function listAudit(db: Queryable, limit: number, beforeId?: number) {
+  return db.query<AuditRow>(
+    `SELECT a.id, a.admin_id, u.email AS admin_email, a.action, a.target, a.old_value, a.new_value, a.created_at
+       FROM admin_audit a LEFT JOIN users u ON u.id = a.admin_id
+      WHERE $1::bigint IS NULL OR a.id < $1::bigint
+      ORDER BY a.id DESC
+      LIMIT $2`,
+    [beforeId ?? null, limit],
+  );
+}
+
+export interface SummaryRow {
+  accounts: number;
+  vip_accounts: number;
+  admin_accounts: number;
+  energy_sold: number;
+  energy_spent: number;
+  energy_refunded: number;
+  energy_granted: number;
+  energy_in_balances: number;
+  revenue_cents: number;
+  purchases: number;
+}
+
+export async function platformSummary(db: Queryable): Promise<SummaryRow> {
+  const row = await one<SummaryRow>(
+    db,
+    `SELECT
+       (SELECT count(*) FROM users)::int                                   AS accounts,
+       (SELECT count(*) FROM users WHERE role = 'vip')::int                AS vip_accounts,
+       (SELECT count(*) FROM users WHERE role = 'admin')::int              AS admin_accounts,
+       COALESCE(SUM(amount) FILTER (WHERE type = 'purchase'), 0)::bigint   AS energy_sold,
+       COALESCE(-SUM(amount) FILTER (WHERE type = 'spend'), 0)::bigint     AS energy_spent,
+       COALESCE(SUM(amount) FILTER (WHERE type = 'refund'), 0)::bigint     AS energy_refunded,
+       COALESCE(SUM(amount) FILTER (WHERE type = 'grant'), 0)::bigint      AS energy_granted,
+       (SELECT COALESCE(SUM(energy_balance), 0) FROM user_profiles)::bigint AS energy_in_balances,
+       COALESCE(SUM(amount_paid_cents) FILTER (WHERE type = 'purchase'), 0)::bigint AS revenue_cents,
+       (count(*) FILTER (WHERE type = 'purchase'))::int                    AS purchases
+     FROM energy_transactions`,
+  );
+  return row!;
+}
+
+export interface RunsByToolRow {
+  tool_name: string;
+  runs: number;
+  refunded_runs: number;
+  energy_spent: number;
+}
+
+/** Tool runs from the ledger's spends; a refunded run's ENERGY is not counted as spent. */
+export function runsByTool(db: Queryable) {
+  return db.query<RunsByToolRow>(
+    `SELECT s.tool_name,
+            count(*)::int                                       AS runs,
+            (count(r.id))::int                                  AS refunded_runs,
+            COALESCE(SUM(-s.amount - COALESCE(r.amount, 0)), 0)::bigint AS energy_spent
+       FROM energy_transactions s
+       LEFT JOIN energy_transactions r ON r.type = 'refund' AND r.job_id = s.job_id
+      WHERE s.type = 'spend' AND s.tool_name IS NOT NULL
+      GROUP BY s.tool_name
+      ORDER BY runs DESC, s.tool_name`,
+  );
+}
+
+export interface AdminUserRow {
+  id: string;
+  email: string;
+  full_name: string;
+  role: string;
+  energy_balance: number;
+  total_energy_purchased: number;
+  created_at: Date;
+}
+
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export function searchUsers(db: Queryable, query: string, limit: number) {
+  return db.query<AdminUserRow>(
+    `SELECT u.id, u.email, u.full_name, u.role,
+            COALESCE(p.energy_balance, 0) AS energy_balance,
+            COALESCE(p.total_energy_purchased, 0) AS total_energy_purchased,
+            u.created_at
+       FROM users u LEFT JOIN user_profiles p ON p.id = u.id
+      WHERE $1 = '' OR u.email ILIKE $2 OR u.full_name ILIKE $2
+      ORDER BY u.email
+      LIMIT $3`,
+    [query, likePattern(query), limit],
+  );
+}
+
+export function findUser(db: Queryable, userId: string) {
+  return one<AdminUserRow>(
+    db,
+    `SELECT u.id, u.email, u.full_name, u.role,
+            COALESCE(p.energy_balance, 0) AS energy_balance,
+            COALESCE(p.total_energy_purchased, 0) AS total_energy_purchased,
+            u.created_at
+       FROM users u LEFT JOIN user_profiles p ON p.id = u.id
+      WHERE u.id = $1`,
+    [userId],
+  );
+}
+
+/** SPEC §4: a missing profile is created with energy 0 (no balance change). */
+export function ensureProfile(db: Queryable, userId: string) {
+  return db.query('INSERT INTO user_profiles (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [userId]);
+}
+
+/** Locks the account row and returns its current role. */
+export async function lockUserRole(db: Queryable, userId: string): Promise<string | undefined> {
+  const row = await one<{ role: string }>(db, 'SELECT role FROM users WHERE id = $1 FOR UPDATE', [userId]);
+  return row?.role;
+}
+
+export function setRole(db: Queryable, userId: string, role: string) {
+  return db.query('UPDATE users SET role = $2, updated_at = now() WHERE id = $1', [userId, role]);
+}

@@ -1,0 +1,235 @@
+import type { Db } from '../../db/db.js';
+import { AppError } from '../../http/errors.js';
+import { messages } from '../../../shared/messages.js';
+import type { Role } from '../../../shared/constants.js';
+import type { AuthenticatedUser } from '../auth/auth.service.js';
+import type { EnergyService } from '../energy/energy.service.js';
+import * as pricingRepo from '../pricing/pricing.repo.js';
+import type { RealtimeHub } from '../../realtime/realtime-hub.js';
+import * as repo from './admin.repo.js';
+import { adminMessages, parsePricingUpdate } from './admin.schema.js';
+
+export interface PlatformSummary {
+  accounts: number;
+  vip_accounts: number;
+  admin_accounts: number;
+  /** ENERGY credited by purchases. */
+  energy_sold: number;
+  /** ENERGY charged for runs, minus what was refunded. */
+  energy_spent: number;
+  energy_refunded: number;
+  energy_granted: number;
+  /** Sum of all balances (= sold + granted - spent, by the ledger invariant). */
+  energy_in_balances: number;
+  revenue_cents: number;
+  purchases: number;
+  runs_by_tool: repo.RunsByToolRow[];
+  generated_at: string;
+}
+
+export interface AuditEntryView {
+  id: number;
+  admin_id: string | null;
+  admin_email: string | null;
+  action: string;
+  target: string;
+  old_value: unknown;
+  new_value: unknown;
+  created_at: Date;
+}
+
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+/** Audit action names (admin_audit.action). */
+export const AUDIT_ACTIONS = {
+  toolPricing: 'update_tool_pricing',
+  planEnergy: 'update_plan_energy',
+  referralOnly: 'set_referral_only',
+  grant: 'grant_energy',
+  role: 'set_role',
+} as const;
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Every method re-checks the role: the service is safe even if a route forgot to. */
+export function assertAdmin(user: Pick<AuthenticatedUser, 'role'> | null | undefined): asserts user {
+  if (!user) throw new AppError('unauthenticated', messages.noToken);
+  if (user.role !== 'admin') throw new AppError('forbidden', messages.forbidden);
+}
+
+export class AdminService {
+  constructor(
+    private readonly db: Db,
+    private readonly energy: EnergyService,
+    private readonly realtime: RealtimeHub,
+    private readonly log: { error: (obj: unknown, msg?: string) => void } = console,
+  ) {}
+
+  /**
+   * POST /functions/v1/admin-update-pricing: validates everything first, then
+   * applies every change in ONE transaction with an audit row per changed
+   * tool or plan; listeners get a `pricing` event when it commits.
+   */
+  async updatePricing(admin: AuthenticatedUser, body: unknown): Promise<{ success: true; message: string; changes: number }> {
+    assertAdmin(admin);
+    const update = parsePricingUpdate(body);
+    try {
+      const changes = await this.db.transaction(async (tx) => {
+        let changed = 0;
+        const scopes = new Set<string>();
+
+        const toolNames = [...new Set([...update.toolPrices.keys(), ...update.toolDiscounts.keys()])];
+        const tools = new Map((await pricingRepo.lockToolPricing(tx, toolNames)).map((t) => [t.tool_name, t]));
+        for (const name of toolNames) {
+          if (!tools.has(name)) throw new AppError('validation', adminMessages.unknownTool(name));
+        }
+        for (const name of toolNames) {
+          const row = tools.get(name)!;
+          const base = update.toolPrices.get(name) ?? row.base_energy_cost;
+          const discount = update.toolDiscounts.get(name) ?? row.discount_percentage;
+          if (base === row.base_energy_cost && discount === row.discount_percentage) continue;
+          await pricingRepo.updateToolPricing(tx, name, base, discount);
+          await repo.insertAudit(tx, {
+            adminId: admin.id,
+            action: AUDIT_ACTIONS.toolPricing,
+            target: name,
+            oldValue: { base_energy_cost: row.base_energy_cost, discount_percentage: row.discount_percentage },
+            newValue: { base_energy_cost: base, discount_percentage: discount },
+          });
+          changed += 1;
+          scopes.add('tools');
+        }
+
+        const priceIds = [...update.planEnergy.keys()];
+        const plans = new Map((await pricingRepo.lockPlans(tx, priceIds)).map((p) => [p.price_id, p]));
+        for (const priceId of priceIds) {
+          if (!plans.has(priceId)) throw new AppError('validation', adminMessages.unknownPlan(priceId));
+        }
+        for (const priceId of priceIds) {
+          const row = plans.get(priceId)!;
+          const wanted = update.planEnergy.get(priceId)!;
+          const energy = wanted.energyAmount ?? row.energy_amount;
+          const bonus = wanted.bonusEnergy ?? row.bonus_energy;
+          if (energy === row.energy_amount && bonus === row.bonus_energy) continue;
+          await pricingRepo.updatePlanEnergy(tx, priceId, energy, bonus);
+          await repo.insertAudit(tx, {
+            adminId: admin.id,
+            action: AUDIT_ACTIONS.planEnergy,
+            target: priceId,
+            oldValue: { energy_amount: row.energy_amount, bonus_energy: row.bonus_energy },
+            newValue: { energy_amount: energy, bonus_energy: bonus },
+          });
+          changed += 1;
+          scopes.add('plans');
+        }
+
+        // Sent with the commit, never for a rolled-back save.
+        if (changed > 0) await this.realtime.publish('pricing', null, { changed: [...scopes] }, tx);
+        return changed;
+      });
+      return { success: true, message: adminMessages.updateSucceeded, changes };
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      this.log.error({ err }, 'admin pricing update failed');
+      throw new AppError('internal', adminMessages.updateFailed);
+    }
+  }
+
+  async summary(admin: AuthenticatedUser): Promise<PlatformSummary> {
+    assertAdmin(admin);
+    const [totals, runs] = await Promise.all([repo.platformSummary(this.db), repo.runsByTool(this.db)]);
+    return {
+      accounts: totals.accounts,
+      vip_accounts: totals.vip_accounts,
+      admin_accounts: totals.admin_accounts,
+      energy_sold: totals.energy_sold,
+      energy_spent: totals.energy_spent - totals.energy_refunded,
+      energy_refunded: totals.energy_refunded,
+      energy_granted: totals.energy_granted,
+      energy_in_balances: totals.energy_in_balances,
+      revenue_cents: totals.revenue_cents,
+      purchases: totals.purchases,
+      runs_by_tool: runs,
+      generated_at: new Date().toISOString(),
+    };
+  }
+
+  /** Newest first; next_cursor pages to older entries. */
+  async listAudit(admin: AuthenticatedUser, limit = 50, cursor?: string): Promise<Page<AuditEntryView>> {
+    assertAdmin(admin);
+    const size = Math.min(Math.max(Math.trunc(limit) || 50, 1), 100);
+    const before = cursor ? decodeAuditCursor(cursor) : undefined;
+    const rows = await repo.listAudit(this.db, size + 1, before);
+    const items = rows.slice(0, size).map((r) => ({ ...r, id: Number(r.id) }));
+    const last = items[items.length - 1];
+    return {
+      items,
+      next_cursor: rows.length > size && last ? Buffer.from(String(last.id)).toString('base64url') : null,
+    };
+  }
+
+  async searchUsers(admin: AuthenticatedUser, query: string, limit = 50): Promise<{ items: repo.AdminUserRow[] }> {
+    assertAdmin(admin);
+    return { items: await repo.searchUsers(this.db, query.trim().toLowerCase(), limit) };
+  }
+
+  /** Gives ENERGY through the ledger (EnergyService.grant) and audits it, in one transaction. */
+  async grantEnergy(
+    admin: AuthenticatedUser,
+    userId: string,
+    amount: number,
+    reason?: string,
+  ): Promise<{ user_id: string; amount: number; energy_balance: number }> {
+    assertAdmin(admin);
+    if (!UUID_RE.test(userId)) throw new AppError('not_found', adminMessages.userNotFound);
+    const description = reason?.trim() || 'Granted by admin';
+    const balance = await this.db.transaction(async (tx) => {
+      const target = await repo.findUser(tx, userId);
+      if (!target) throw new AppError('not_found', adminMessages.userNotFound);
+      await repo.ensureProfile(tx, userId);
+      const after = await this.energy.grant(userId, amount, description, tx);
+      await repo.insertAudit(tx, {
+        adminId: admin.id,
+        action: AUDIT_ACTIONS.grant,
+        target: userId,
+        oldValue: { energy_balance: after - amount },
+        newValue: { energy_balance: after, amount, reason: description },
+      });
+      return after;
+    });
+    this.energy.emit(userId);
+    return { user_id: userId, amount, energy_balance: balance };
+  }
+
+  async setRole(admin: AuthenticatedUser, userId: string, role: Role): Promise<{ user_id: string; role: Role }> {
+    assertAdmin(admin);
+    if (!UUID_RE.test(userId)) throw new AppError('not_found', adminMessages.userNotFound);
+    // An admin demoting themself could lock every admin out; another admin (or the CLI) must do it.
+    if (userId === admin.id) throw new AppError('conflict', adminMessages.ownRole);
+    await this.db.transaction(async (tx) => {
+      const old = await repo.lockUserRole(tx, userId);
+      if (!old) throw new AppError('not_found', adminMessages.userNotFound);
+      if (old === role) return;
+      await repo.setRole(tx, userId, role);
+      await repo.insertAudit(tx, {
+        adminId: admin.id,
+        action: AUDIT_ACTIONS.role,
+        target: userId,
+        oldValue: { role: old },
+        newValue: { role },
+      });
+      // The user's open screens reload /api/me and prices (VIP and admin run tools free).
+      await this.realtime.publish('profile', userId, { role }, tx);
+    });
+    return { user_id: userId, role };
+  }
+}
+
+function decodeAuditCursor(cursor: string): number {
+  const id = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!Number.isSafeInteger(id) || id < 1) throw new AppError('validation', adminMessages.invalidCursor);
+  return id;
+}

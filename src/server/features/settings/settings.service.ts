@@ -1,0 +1,54 @@
+import type { Db, Queryable } from '../../db/db.js';
+import type { AuthenticatedUser } from '../auth/auth.service.js';
+import { AUDIT_ACTIONS, assertAdmin } from '../admin/admin.service.js';
+import { insertAudit } from '../admin/admin.repo.js';
+import type { RealtimeHub } from '../../realtime/realtime-hub.js';
+import * as repo from './settings.repo.js';
+
+export interface ReferralSettings {
+  is_referral_only: boolean;
+}
+
+/**
+ * Whether registration needs an invite code (SPEC §5). Takes the caller's
+ * connection or transaction so account creation can read it in its own unit.
+ */
+export async function isReferralOnly(db: Queryable): Promise<boolean> {
+  return (await repo.findReferralSettings(db)).is_referral_only;
+}
+
+/** The referral-only registration switch (referral_settings, one row). */
+export class SettingsService {
+  constructor(
+    private readonly db: Db,
+    private readonly realtime: RealtimeHub,
+  ) {}
+
+  isReferralOnly(q: Queryable = this.db): Promise<boolean> {
+    return isReferralOnly(q);
+  }
+
+  /** GET /api/settings/referral: public, the register form reads it. */
+  async getReferralSettings(): Promise<ReferralSettings> {
+    return { is_referral_only: await isReferralOnly(this.db) };
+  }
+
+  /** PUT /api/settings/referral: admin only, audited, broadcast as a `pricing` event. */
+  async setReferralOnly(admin: AuthenticatedUser, value: boolean): Promise<ReferralSettings> {
+    assertAdmin(admin);
+    await this.db.transaction(async (tx) => {
+      const old = await repo.lockReferralSettings(tx);
+      if (old === value) return;
+      await repo.setReferralOnly(tx, value);
+      await insertAudit(tx, {
+        adminId: admin.id,
+        action: AUDIT_ACTIONS.referralOnly,
+        target: 'referral_settings',
+        oldValue: { is_referral_only: old },
+        newValue: { is_referral_only: value },
+      });
+      await this.realtime.publish('pricing', null, { changed: ['referral'] }, tx);
+    });
+    return { is_referral_only: value };
+  }
+}
