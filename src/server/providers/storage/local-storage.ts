@@ -16,7 +16,7 @@ import {
   type SignedUrlOptions,
   type StorageDriver,
 } from './storage.js';
-import { keyFromFilesUrl, UrlSigner } from './url-signer.js';
+import { keyFromFilesUrl, UrlSigner, type VerifyResult } from './url-signer.js';
 
 export interface LocalStorageOptions {
   /** `${DATA_DIR}/storage`; the bucket is a folder inside it. */
@@ -136,5 +136,10 @@ export class LocalStorage implements StorageDriver {
 
   keyFromUrl(url: string): string | null {
     return keyFromFilesUrl(url);
+  }
+
+  /** Checks a link's signature and expiry (the GET /api/files route). */
+  verify(key: string, query: { exp?: unknown; sig?: unknown; dn?: unknown }): VerifyResult {
+    return this.opts.signer.verify(key, query);
   }
 }
