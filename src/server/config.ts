@@ -56,6 +56,17 @@ const envSchema = z
      * reach although they are private. Empty (deny all private) by default.
      */
     FETCH_ALLOW_PRIVATE_HOSTS: csv,
+    // Payments: real Stripe when a secret key is set, else the built-in test checkout.
+    STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
+    /** Points the Stripe SDK elsewhere (a local fake in contract tests). */
+    STRIPE_API_BASE: z.string().url().optional(),
+    STRIPE_PRICE_TRIAL: z.string().min(1).optional(),
+    STRIPE_PRICE_STARTER: z.string().min(1).optional(),
+    STRIPE_PRICE_PRO: z.string().min(1).optional(),
+    STRIPE_PRICE_POWER: z.string().min(1).optional(),
+    /** The built-in test checkout: on by default, off in production unless 'on'. */
+    TEST_CHECKOUT: z.enum(['auto', 'on', 'off']).default('auto'),
   })
   .superRefine((env, ctx) => {
     if (!!env.S3_ACCESS_KEY_ID !== !!env.S3_SECRET_ACCESS_KEY) {
@@ -64,6 +75,9 @@ const envSchema = z
         path: [env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'],
         message: 'set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (default AWS credentials)',
       });
+    }
+    if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['STRIPE_WEBHOOK_SECRET'], message: 'is required with STRIPE_SECRET_KEY' });
     }
     if (env.NODE_ENV === 'production' && (env.APP_SECRET === DEV_SECRET || env.APP_SECRET.length < 32)) {
       ctx.addIssue({
@@ -80,6 +94,8 @@ export interface Config extends Env {
   dataDir: string;
   publicUrl: string;
   isProduction: boolean;
+  /** Which checkout sells ENERGY: real Stripe, the built-in test page, or none. */
+  payments: 'stripe' | 'test' | 'disabled';
 }
 
 export class ConfigError extends Error {}
@@ -98,5 +114,10 @@ export function parseConfig(source: Record<string, string | undefined> = process
     dataDir: path.resolve(env.DATA_DIR),
     publicUrl: (env.PUBLIC_URL ?? `http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}`).replace(/\/$/, ''),
     isProduction: env.NODE_ENV === 'production',
+    payments: env.STRIPE_SECRET_KEY
+      ? 'stripe'
+      : env.TEST_CHECKOUT === 'on' || (env.TEST_CHECKOUT === 'auto' && env.NODE_ENV !== 'production')
+        ? 'test'
+        : 'disabled',
   };
 }

@@ -45,3 +45,15 @@ export const inviteMessages = {
   maxUsesInvalid: 'Max uses must be a whole number of at least 1',
   expiryInvalid: 'Expiry must be a whole number of days, at least 1',
 } as const;
+
+/** Purchases (SPEC §8) */
+export const purchaseMessages = {
+  createFailed: 'Failed to create checkout session',
+  noUrl: 'No checkout URL received',
+  failed: 'Purchase failed',
+  unavailable: 'Purchases are currently unavailable',
+  unknownBundle: 'This bundle is not available',
+  badMode: "Checkout mode must be 'payment'",
+  foreignRedirect: 'Redirect URLs must point to this site',
+  badSignature: 'Invalid webhook signature',
+} as const;

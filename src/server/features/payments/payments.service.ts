@@ -1,0 +1,296 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../../db/db.js';
+import type { Config } from '../../config.js';
+import { AppError } from '../../http/errors.js';
+import type { EnergyService } from '../energy/energy.service.js';
+import type { CheckoutGateway, WebhookEvent } from '../../providers/payments/checkout-gateway.js';
+import { testCardOutcome, TestCheckoutGateway } from '../../providers/payments/test-gateway.js';
+import { BUNDLES, type Bundle } from '../../../shared/bundles.js';
+import { purchaseMessages } from '../../../shared/messages.js';
+import * as repo from './payments.repo.js';
+
+export interface CheckoutRequest {
+  price_id?: unknown;
+  mode?: unknown;
+  success_url?: unknown;
+  cancel_url?: unknown;
+}
+
+export type FulfilmentStatus = 'fulfilled' | 'pending' | 'failed' | 'canceled' | 'unknown';
+
+export interface FulfilmentResult {
+  status: FulfilmentStatus;
+  /** True only for the one call that actually raised the balance. */
+  credited: boolean;
+}
+
+export interface SessionStatus {
+  status: FulfilmentStatus;
+  plan_name: string;
+  energy_added: number;
+  amount_cents: number;
+}
+
+export interface TestCheckoutCard {
+  card_number?: string;
+  expiry?: string;
+  cvc?: string;
+  name?: string;
+}
+
+const PAID = new Set(['paid', 'no_payment_required']);
+
+/** Stripe price id per bundle: configured, else the built-in default. */
+export function bundlePriceIds(config: Config): Map<string, Bundle> {
+  const override: Record<Bundle['id'], string | undefined> = {
+    trial: config.STRIPE_PRICE_TRIAL,
+    starter: config.STRIPE_PRICE_STARTER,
+    pro: config.STRIPE_PRICE_PRO,
+    power: config.STRIPE_PRICE_POWER,
+  };
+  return new Map(BUNDLES.map((b) => [override[b.id] ?? b.priceId, b]));
+}
+
+/**
+ * Selling ENERGY. One fulfilCheckout(sessionId) is reached from the webhook
+ * and from the success page; the ledger's UNIQUE payment id makes it credit
+ * exactly once however often and in whatever order it is called.
+ */
+export class PaymentsService {
+  private readonly bundlesByPriceId: Map<string, Bundle>;
+  private readonly allowedOrigins: Set<string>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly energy: EnergyService,
+    private readonly gateway: CheckoutGateway | null,
+    private readonly config: Config,
+    private readonly log: { info: (o: unknown, m?: string) => void; warn: (o: unknown, m?: string) => void },
+  ) {
+    this.bundlesByPriceId = bundlePriceIds(config);
+    const origins = [new URL(config.publicUrl).origin];
+    if (!config.isProduction) origins.push(`http://localhost:${config.PORT}`, `http://127.0.0.1:${config.PORT}`);
+    this.allowedOrigins = new Set(origins);
+  }
+
+  get mode(): Config['payments'] {
+    return this.gateway?.kind ?? 'disabled';
+  }
+
+  /** The Stripe price id each bundle is sold under. */
+  priceIdOf(bundle: Bundle): string {
+    for (const [priceId, b] of this.bundlesByPriceId) if (b.id === bundle.id) return priceId;
+    return bundle.priceId;
+  }
+
+  async createCheckout(userId: string, body: CheckoutRequest): Promise<{ url: string; session_id: string }> {
+    if (!this.gateway) throw new AppError('unavailable', purchaseMessages.unavailable);
+    if (body.mode !== undefined && body.mode !== 'payment') throw new AppError('validation', purchaseMessages.badMode);
+    const bundle = typeof body.price_id === 'string' ? this.bundlesByPriceId.get(body.price_id) : undefined;
+    // The plan row carries what the admin set; an inactive plan is not for sale.
+    const plan = bundle ? await repo.findActivePlan(this.db, bundle.priceId) : undefined;
+    if (!bundle || !plan) throw new AppError('validation', purchaseMessages.unknownBundle);
+    const successUrl = this.ownUrl(body.success_url, '/success');
+    const cancelUrl = this.ownUrl(body.cancel_url, '/dashboard');
+    successUrl.searchParams.set('session_id', '{CHECKOUT_SESSION_ID}');
+
+    const priceId = body.price_id as string;
+    const energy = plan.energy_amount + plan.bonus_energy;
+    const input = {
+      priceId,
+      userId,
+      bundleId: bundle.id,
+      planName: plan.plan_name,
+      energy,
+      amountCents: plan.price_cents,
+      // URLSearchParams encodes the braces; Stripe needs them literal.
+      successUrl: successUrl.toString().replace('%7BCHECKOUT_SESSION_ID%7D', '{CHECKOUT_SESSION_ID}'),
+      cancelUrl: cancelUrl.toString(),
+    };
+    let session: { id: string; url: string };
+    try {
+      session = await this.gateway.createSession(input);
+    } catch (err) {
+      this.log.warn({ err, userId, priceId }, 'checkout session creation failed');
+      throw new AppError('unavailable', purchaseMessages.createFailed);
+    }
+    await repo.insertCheckout(this.db, {
+      id: session.id,
+      provider: this.gateway.kind,
+      user_id: userId,
+      bundle_id: bundle.id,
+      price_id: priceId,
+      plan_name: plan.plan_name,
+      energy,
+      amount_cents: plan.price_cents,
+      success_url: input.successUrl.replace('{CHECKOUT_SESSION_ID}', session.id),
+      cancel_url: input.cancelUrl,
+    });
+    return { url: session.url, session_id: session.id };
+  }
+
+  /** Credits a paid checkout once; safe to call any number of times, concurrently. */
+  async fulfillCheckout(sessionId: string): Promise<FulfilmentResult> {
+    const row = await repo.findCheckout(this.db, sessionId);
+    if (!row || !this.gateway) return { status: 'unknown', credited: false };
+    if (row.status === 'fulfilled') return { status: 'fulfilled', credited: false };
+    const session = await this.gateway.retrieveSession(sessionId);
+    if (session.clientReferenceId && session.clientReferenceId !== row.user_id) {
+      this.log.warn({ sessionId }, 'checkout session belongs to another user; not credited');
+      return { status: 'failed', credited: false };
+    }
+    if (!PAID.has(session.paymentStatus)) {
+      return { status: row.status === 'failed' ? 'failed' : row.status === 'canceled' ? 'canceled' : 'pending', credited: false };
+    }
+    const credited = await this.db.transaction(async (tx) => {
+      const ok = await this.energy.purchase(
+        {
+          userId: row.user_id,
+          energy: row.energy,
+          paymentId: row.id,
+          stripePaymentIntentId: session.paymentIntentId,
+          amountPaidCents: session.amountTotal ?? row.amount_cents,
+          description: `Purchased ${row.plan_name} bundle: ${row.energy} ENERGY`,
+        },
+        tx,
+      );
+      await repo.markFulfilled(tx, row.id, session.paymentIntentId);
+      return ok;
+    });
+    if (credited) {
+      this.energy.emit(row.user_id);
+      this.log.info({ sessionId, userId: row.user_id, energy: row.energy }, 'checkout fulfilled');
+    }
+    return { status: 'fulfilled', credited };
+  }
+
+  /** Verifies and applies a webhook delivery. Unknown event types are accepted and ignored. */
+  async handleWebhook(rawBody: Buffer | string, signature: string | undefined): Promise<{ received: true; type: string }> {
+    if (!this.gateway || !signature) throw new AppError('validation', purchaseMessages.badSignature);
+    let event: WebhookEvent;
+    try {
+      event = this.gateway.constructEvent(rawBody, signature);
+    } catch {
+      throw new AppError('validation', purchaseMessages.badSignature);
+    }
+    const object = event.data?.object ?? {};
+    const objectId = typeof object.id === 'string' ? object.id : null;
+    await repo.recordEvent(this.db, { id: event.id, type: event.type, sessionId: objectId });
+
+    switch (event.type) {
+      case 'checkout.session.completed':
+      case 'checkout.session.async_payment_succeeded':
+        if (objectId) await this.fulfillCheckout(objectId);
+        break;
+      case 'checkout.session.async_payment_failed':
+        if (objectId) await repo.markFailed(this.db, objectId, 'async payment failed');
+        break;
+      case 'customer.subscription.created':
+      case 'customer.subscription.updated':
+      case 'customer.subscription.deleted':
+        await this.applySubscription(object, event.type.endsWith('deleted'));
+        break;
+      default:
+        break;
+    }
+    return { received: true, type: event.type };
+  }
+
+  /** What the success page shows; also fulfils, in case the webhook is late. */
+  async sessionStatus(userId: string, sessionId: string): Promise<SessionStatus> {
+    const row = await repo.findCheckoutOfUser(this.db, userId, sessionId);
+    if (!row) throw new AppError('not_found', purchaseMessages.failed);
+    const { status } = await this.fulfillCheckout(sessionId);
+    return { status, plan_name: row.plan_name, energy_added: status === 'fulfilled' ? row.energy : 0, amount_cents: row.amount_cents };
+  }
+
+  async getSubscription(userId: string) {
+    const sub = await repo.findSubscription(this.db, userId);
+    if (!sub) return null;
+    const bundle = this.bundlesByPriceId.get(sub.price_id);
+    return {
+      price_id: sub.price_id,
+      subscription_status: sub.subscription_status,
+      plan_name: bundle?.name ?? null,
+      is_active: sub.subscription_status === 'active',
+    };
+  }
+
+  // ---- the built-in test checkout ----
+
+  async testCheckout(userId: string, sessionId: string): Promise<repo.CheckoutRow> {
+    const row = await repo.findCheckoutOfUser(this.db, userId, sessionId);
+    if (!row || row.provider !== 'test' || !(this.gateway instanceof TestCheckoutGateway)) {
+      throw new AppError('not_found', purchaseMessages.failed);
+    }
+    return row;
+  }
+
+  /** Charges a test card; on success the signed event runs the webhook path. Returns where to go next. */
+  async payTestCheckout(userId: string, sessionId: string, card: TestCheckoutCard): Promise<{ redirect: string } | { error: string }> {
+    const row = await this.testCheckout(userId, sessionId);
+    if (row.status === 'paid' || row.status === 'fulfilled') return { redirect: row.success_url };
+    if (row.status !== 'open') return { error: 'This checkout is no longer open.' };
+    const outcome = testCardOutcome(card.card_number ?? '');
+    if (outcome === 'invalid') return { error: 'Your card number is invalid.' };
+    if (!/^\s*(0[1-9]|1[0-2])\s*\/\s*\d{2}\s*$/.test(card.expiry ?? '')) return { error: 'Your card’s expiration date is invalid.' };
+    if (!/^\d{3,4}$/.test((card.cvc ?? '').trim())) return { error: 'Your card’s security code is invalid.' };
+    if (outcome === 'declined') return { error: 'Your card was declined.' };
+
+    const paymentIntentId = `pi_test_local_${randomBytes(12).toString('base64url')}`;
+    const paid = await repo.markPaid(this.db, userId, sessionId, paymentIntentId);
+    if (!paid) return { redirect: row.success_url };
+    const gateway = this.gateway as TestCheckoutGateway;
+    const { payload, signature } = gateway.signEvent('checkout.session.completed', {
+      id: sessionId,
+      object: 'checkout.session',
+      payment_status: 'paid',
+      client_reference_id: userId,
+      payment_intent: paymentIntentId,
+      amount_total: row.amount_cents,
+      metadata: { userId, priceId: row.price_id },
+    });
+    await this.handleWebhook(payload, signature);
+    return { redirect: row.success_url };
+  }
+
+  async cancelTestCheckout(userId: string, sessionId: string): Promise<string> {
+    const row = await this.testCheckout(userId, sessionId);
+    await repo.markCanceled(this.db, userId, sessionId);
+    return row.cancel_url;
+  }
+
+  private ownUrl(value: unknown, expectedPath: string): URL {
+    let url: URL;
+    try {
+      url = new URL(String(value ?? ''));
+    } catch {
+      throw new AppError('validation', purchaseMessages.foreignRedirect);
+    }
+    if (!this.allowedOrigins.has(url.origin) || url.pathname !== expectedPath || url.username || url.password) {
+      throw new AppError('validation', purchaseMessages.foreignRedirect);
+    }
+    url.hash = '';
+    return url;
+  }
+
+  private async applySubscription(object: Record<string, unknown>, deleted: boolean): Promise<void> {
+    const id = typeof object.id === 'string' ? object.id : undefined;
+    const metadata = (object.metadata ?? {}) as Record<string, string>;
+    const userId = metadata.userId;
+    const items = (object.items as { data?: { price?: { id?: string } }[] } | undefined)?.data ?? [];
+    const priceId = items[0]?.price?.id;
+    if (!id || !userId || !priceId || !(await repo.userExists(this.db, userId))) {
+      this.log.warn({ id }, 'subscription event without a known user or price; ignored');
+      return;
+    }
+    const end = typeof object.current_period_end === 'number' ? new Date(object.current_period_end * 1000) : null;
+    await repo.upsertSubscription(this.db, {
+      id,
+      userId,
+      priceId,
+      status: deleted ? 'canceled' : String(object.status ?? 'incomplete'),
+      currentPeriodEnd: end,
+    });
+  }
+}
