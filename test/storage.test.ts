@@ -29,7 +29,7 @@ beforeAll(async () => {
     directory: path.join(tmpRoot, 's3rver'),
     configureBuckets: [{ name: 'pixelrush-test', configs: [] }],
   });
-  const addr = (await s3server.run()) as { port: number };
+  const addr = await s3server.run();
   s3Endpoint = `http://127.0.0.1:${addr.port}`;
 });
 
@@ -71,7 +71,7 @@ const drivers: Array<[string, () => Harness]> = [
           const m = /^bytes=(\d+)-(\d*)$/.exec(headers.range ?? '');
           const got = await driver.get(key, m ? { start: Number(m[1]), ...(m[2] ? { end: Number(m[2]) } : {}) } : undefined);
           const body = await readAll(got.stream);
-          return new Response(body, {
+          return new Response(new Uint8Array(body), {
             status: got.range ? 206 : 200,
             headers: {
               'content-type': got.contentType,
