@@ -221,16 +221,17 @@ describe('GET /api/transactions', () => {
     const b = await registerUser(t, { energy: 3 });
     for (let i = 1; i <= 25; i++) await t.ctx.services.energy.grant(a.id, i, `grant ${i}`);
 
-    const pages: { items: { description: string; user_id: string }[]; next_cursor: string | null }[] = [];
+    type Page = { items: { description: string; user_id: string }[]; next_cursor: string | null };
+    const pages: Page[] = [];
     let cursor: string | null = null;
     do {
-      const res = await t.app.inject({
+      const res: { statusCode: number; json(): unknown } = await t.app.inject({
         method: 'GET',
         url: `/api/transactions?limit=10${cursor ? `&cursor=${cursor}` : ''}`,
         headers: a.headers,
       });
       expect(res.statusCode).toBe(200);
-      const page = res.json();
+      const page = res.json() as Page;
       pages.push(page);
       cursor = page.next_cursor;
     } while (cursor && pages.length < 10);

@@ -20,25 +20,26 @@ export interface TransactionRow {
   seq: number;
 }
 
+export interface NewSpend {
+  userId: string;
+  cost: number;
+  description: string;
+  jobId?: string | null;
+  toolName?: string | null;
+}
+
 /**
- * A spend in ONE statement: the conditional debit and its ledger row, so it
- * is atomic even without an explicit transaction and costs one round trip.
- * undefined when the balance is short (nothing written).
+ * A spend in ONE statement (the spend_energy function, migration 003): the
+ * conditional debit and its ledger row, atomic even without an explicit
+ * transaction, one round trip. undefined when the balance is short (nothing written).
  */
-export async function debitWithEntry(db: Queryable, t: NewTransaction): Promise<number | undefined> {
-  const row = await one<{ energy_balance: number }>(
+export async function spendEnergy(db: Queryable, s: NewSpend): Promise<number | undefined> {
+  const row = await one<{ energy_balance: number | null }>(
     db,
-    `WITH debited AS (
-       UPDATE user_profiles SET energy_balance = energy_balance - $10, updated_at = now()
-        WHERE id = $1 AND energy_balance >= $10
-        RETURNING energy_balance
-     )
-     INSERT INTO energy_transactions ${INSERT_COLUMNS}
-     SELECT $1::uuid, $2::text, $3::text, $4::integer, $5::uuid, $6::text, $7::text, $8::integer, $9::text FROM debited
-     RETURNING (SELECT energy_balance FROM debited)`,
-    [...insertParams(t), -t.amount],
+    'SELECT spend_energy($1, $2, $3, $4, $5) AS energy_balance',
+    [s.userId, s.cost, s.description, s.jobId ?? null, s.toolName ?? null],
   );
-  return row?.energy_balance;
+  return row?.energy_balance ?? undefined;
 }
 
 /**

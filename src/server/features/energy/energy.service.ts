@@ -51,11 +51,10 @@ export class EnergyService {
   async spend(req: SpendRequest, tx?: Queryable): Promise<number> {
     assertWholeNonNegative(req.cost);
     // One statement (debit + ledger row): atomic on its own, one round trip.
-    const balance = await repo.debitWithEntry(tx ?? this.db, {
+    const balance = await repo.spendEnergy(tx ?? this.db, {
       userId: req.userId,
-      type: 'spend',
+      cost: req.cost,
       description: req.description,
-      amount: -req.cost,
       jobId: req.jobId,
       toolName: req.tool,
     });
