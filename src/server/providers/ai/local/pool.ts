@@ -1,0 +1,253 @@
+/**
+ * A small pool of worker threads running TensorFlow.js (wasm) on image tiles.
+ * One pool is shared by every tool of a provider; its size defaults to the
+ * number of cores (2 here), since each worker is single-threaded.
+ *
+ * - Workers start lazily (first task: ~0.3 s for tf + the model load:
+ *   esrgan-slim 15 ms, thick 0.15 s, a MAXIM model 1-1.5 s) and are
+ *   terminated after `idleMs` without work, which returns their wasm memory
+ *   (a wasm heap never shrinks) to the system.
+ * - Queued tasks are served round-robin across `group`s (jobs), so two jobs
+ *   running at once share the workers fairly.
+ * - Aborting a running task terminates its worker (a wasm inference cannot
+ *   be interrupted otherwise); a fresh worker is started for the next task.
+ * - Idle workers are unref'd: they never keep the process alive.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { AbortError } from './util.js';
+
+export interface TileTask {
+  kind: 'esrgan' | 'maxim';
+  model: string;
+  scale?: number;
+  width: number;
+  height: number;
+  /** Interleaved RGB bytes; transferred to the worker (do not reuse). */
+  data: Uint8Array;
+}
+
+export interface TileResult {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+interface Pending {
+  id: number;
+  task: TileTask | { kind: 'warmup' };
+  group: unknown;
+  signal?: AbortSignal;
+  resolve: (r: TileResult) => void;
+  reject: (e: Error) => void;
+  onAbort?: () => void;
+}
+
+interface Slot {
+  worker: Worker;
+  busy: Pending | null;
+  idleTimer: NodeJS.Timeout | null;
+  dead: boolean;
+}
+
+export interface PoolOptions {
+  size?: number;
+  idleMs?: number;
+}
+
+const WORKER_URL = new URL('./tf-worker.mjs', import.meta.url);
+
+export class TfWorkerPool {
+  readonly size: number;
+  private readonly idleMs: number;
+  private slots: Slot[] = [];
+  private queues = new Map<unknown, Pending[]>();
+  private order: unknown[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(opts: PoolOptions = {}) {
+    this.size = Math.max(1, Math.floor(opts.size ?? Math.min(4, availableParallelism())));
+    this.idleMs = opts.idleMs ?? 120_000;
+  }
+
+  /** Number of tasks waiting (not running). */
+  get queued(): number {
+    let n = 0;
+    for (const q of this.queues.values()) n += q.length;
+    return n;
+  }
+
+  run(task: TileTask, opts: { signal?: AbortSignal; group?: unknown } = {}): Promise<TileResult> {
+    return this.enqueue(task, opts);
+  }
+
+  /** Starts the workers (loads tf) ahead of time; optional. */
+  async warmup(): Promise<void> {
+    await Promise.all(Array.from({ length: this.size }, (_, i) => this.enqueue({ kind: 'warmup' }, { group: `warmup-${i}` })));
+  }
+
+  private enqueue(task: Pending['task'], opts: { signal?: AbortSignal; group?: unknown }): Promise<TileResult> {
+    if (this.closed) return Promise.reject(new Error('The AI worker pool is closed'));
+    const { signal } = opts;
+    if (signal?.aborted) return Promise.reject(new AbortError());
+    return new Promise<TileResult>((resolve, reject) => {
+      const p: Pending = { id: this.nextId++, task, group: opts.group ?? null, signal, resolve, reject };
+      if (signal) {
+        p.onAbort = () => this.abortTask(p);
+        signal.addEventListener('abort', p.onAbort, { once: true });
+      }
+      let q = this.queues.get(p.group);
+      if (!q) {
+        q = [];
+        this.queues.set(p.group, q);
+        this.order.push(p.group);
+      }
+      q.push(p);
+      this.pump();
+    });
+  }
+
+  private settle(p: Pending): void {
+    if (p.signal && p.onAbort) p.signal.removeEventListener('abort', p.onAbort);
+  }
+
+  private abortTask(p: Pending): void {
+    const q = this.queues.get(p.group);
+    const i = q ? q.indexOf(p) : -1;
+    if (q && i >= 0) {
+      q.splice(i, 1);
+      if (q.length === 0) this.dropGroup(p.group);
+      this.settle(p);
+      p.reject(new AbortError());
+      return;
+    }
+    const slot = this.slots.find((s) => s.busy === p);
+    if (slot) {
+      slot.busy = null;
+      this.kill(slot);
+      this.settle(p);
+      p.reject(new AbortError());
+      this.pump();
+    }
+  }
+
+  private dropGroup(g: unknown): void {
+    this.queues.delete(g);
+    const i = this.order.indexOf(g);
+    if (i >= 0) this.order.splice(i, 1);
+  }
+
+  private take(): Pending | undefined {
+    while (this.order.length) {
+      const g = this.order.shift();
+      const q = this.queues.get(g);
+      if (!q || q.length === 0) {
+        this.queues.delete(g);
+        continue;
+      }
+      const p = q.shift()!;
+      if (q.length) this.order.push(g);
+      else this.queues.delete(g);
+      return p;
+    }
+    return undefined;
+  }
+
+  private pump(): void {
+    for (;;) {
+      if (!this.order.length) return;
+      let slot = this.slots.find((s) => !s.busy && !s.dead);
+      if (!slot) {
+        if (this.slots.length >= this.size) return;
+        slot = this.spawn();
+      }
+      const p = this.take();
+      if (!p) return;
+      this.start(slot, p);
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(WORKER_URL, { execArgv: [] });
+    const slot: Slot = { worker, busy: null, idleTimer: null, dead: false };
+    worker.on('message', (m: { id: number; ok: boolean; width?: number; height?: number; data?: Uint8Array; error?: string }) => {
+      const p = slot.busy;
+      if (!p || p.id !== m.id) return;
+      slot.busy = null;
+      this.settle(p);
+      if (m.ok) p.resolve({ width: m.width!, height: m.height!, data: m.data! });
+      else p.reject(new Error(`AI worker: ${m.error}`));
+      this.idle(slot);
+      this.pump();
+    });
+    const onGone = (err?: Error) => {
+      if (slot.dead) return;
+      slot.dead = true;
+      this.slots = this.slots.filter((s) => s !== slot);
+      const p = slot.busy;
+      slot.busy = null;
+      if (p) {
+        this.settle(p);
+        p.reject(err ?? new Error('AI worker exited unexpectedly'));
+      }
+      if (!this.closed) this.pump();
+    };
+    worker.on('error', (e) => onGone(e));
+    worker.on('exit', () => onGone());
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private start(slot: Slot, p: Pending): void {
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = null;
+    slot.busy = p;
+    slot.worker.ref();
+    const t = p.task;
+    if (t.kind === 'warmup') slot.worker.postMessage({ id: p.id, kind: 'warmup' });
+    else slot.worker.postMessage({ id: p.id, ...t }, [t.data.buffer as ArrayBuffer]);
+  }
+
+  private idle(slot: Slot): void {
+    slot.worker.unref();
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = setTimeout(() => {
+      if (!slot.busy) this.kill(slot);
+    }, this.idleMs);
+    slot.idleTimer.unref();
+  }
+
+  private kill(slot: Slot): void {
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.dead = true;
+    this.slots = this.slots.filter((s) => s !== slot);
+    void slot.worker.terminate();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const q of this.queues.values())
+      for (const p of q) {
+        this.settle(p);
+        p.reject(new Error('The AI worker pool is closed'));
+      }
+    this.queues.clear();
+    this.order = [];
+    const slots = this.slots;
+    this.slots = [];
+    await Promise.all(
+      slots.map(async (s) => {
+        if (s.idleTimer) clearTimeout(s.idleTimer);
+        s.dead = true;
+        const p = s.busy;
+        s.busy = null;
+        if (p) {
+          this.settle(p);
+          p.reject(new Error('The AI worker pool is closed'));
+        }
+        await s.worker.terminate();
+      }),
+    );
+  }
+}
