@@ -1,5 +1,7 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import type { ToolEndpoint } from '../shared/tools.js';
 
 /**
  * The one place that reads process.env. Parsed once at boot; a wrong setting
@@ -56,6 +58,26 @@ const envSchema = z
      * reach although they are private. Empty (deny all private) by default.
      */
     FETCH_ALLOW_PRIVATE_HOSTS: csv,
+    // AI processing: the local CPU provider by default, fal.ai with FAL_KEY.
+    AI_PROVIDER: z.enum(['local', 'fal']).optional(),
+    FAL_KEY: z.string().min(1).optional(),
+    /** Points the fal client elsewhere (a local fake in contract tests). */
+    FAL_API_BASE: z.string().url().optional(),
+    /** Per-tool provider, e.g. AI_PROVIDER_FAL_IMAGE_TO_VIDEO=fal. */
+    AI_PROVIDER_FAL_IMAGE_EDITOR: z.enum(['local', 'fal']).optional(),
+    AI_PROVIDER_FAL_IMAGE_RESTORE: z.enum(['local', 'fal']).optional(),
+    AI_PROVIDER_FAL_UPSCALER: z.enum(['local', 'fal']).optional(),
+    AI_PROVIDER_FAL_IMAGE_TO_VIDEO: z.enum(['local', 'fal']).optional(),
+    AI_PROVIDER_FAL_VIDEO_UPSCALER: z.enum(['local', 'fal']).optional(),
+    /** Run tool workers in the app process (a separate `npm run worker` needs DATABASE_URL). */
+    RUN_WORKERS: z
+      .enum(['true', 'false'])
+      .default('true')
+      .transform((v) => v === 'true'),
+    /** Heavy tool runs at once per process: default one per CPU core. */
+    WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+    /** Runs of one user at once across all processes. */
+    USER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
     // Payments: real Stripe when a secret key is set, else the built-in test checkout.
     STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
     STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
@@ -76,6 +98,11 @@ const envSchema = z
         message: 'set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (default AWS credentials)',
       });
     }
+    for (const [key, value] of Object.entries(env)) {
+      if (key.startsWith('AI_PROVIDER') && value === 'fal' && !env.FAL_KEY) {
+        ctx.addIssue({ code: 'custom', path: [key], message: "is 'fal' but FAL_KEY is not set" });
+      }
+    }
     if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['STRIPE_WEBHOOK_SECRET'], message: 'is required with STRIPE_SECRET_KEY' });
     }
@@ -94,6 +121,9 @@ export interface Config extends Env {
   dataDir: string;
   publicUrl: string;
   isProduction: boolean;
+  /** The provider each tool runs on. */
+  aiProviders: Record<ToolEndpoint, 'local' | 'fal'>;
+  workerConcurrency: number;
   /** Which checkout sells ENERGY: real Stripe, the built-in test page, or none. */
   payments: 'stripe' | 'test' | 'disabled';
 }
@@ -114,10 +144,23 @@ export function parseConfig(source: Record<string, string | undefined> = process
     dataDir: path.resolve(env.DATA_DIR),
     publicUrl: (env.PUBLIC_URL ?? `http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}`).replace(/\/$/, ''),
     isProduction: env.NODE_ENV === 'production',
+    aiProviders: aiProvidersOf(env),
+    workerConcurrency: env.WORKER_CONCURRENCY ?? Math.max(1, os.availableParallelism()),
     payments: env.STRIPE_SECRET_KEY
       ? 'stripe'
       : env.TEST_CHECKOUT === 'on' || (env.TEST_CHECKOUT === 'auto' && env.NODE_ENV !== 'production')
         ? 'test'
         : 'disabled',
+  };
+}
+
+function aiProvidersOf(env: Env): Record<ToolEndpoint, 'local' | 'fal'> {
+  const base = env.AI_PROVIDER ?? (env.FAL_KEY ? 'fal' : 'local');
+  return {
+    'fal-image-editor': env.AI_PROVIDER_FAL_IMAGE_EDITOR ?? base,
+    'fal-image-restore': env.AI_PROVIDER_FAL_IMAGE_RESTORE ?? base,
+    'fal-upscaler': env.AI_PROVIDER_FAL_UPSCALER ?? base,
+    'fal-image-to-video': env.AI_PROVIDER_FAL_IMAGE_TO_VIDEO ?? base,
+    'fal-video-upscaler': env.AI_PROVIDER_FAL_VIDEO_UPSCALER ?? base,
   };
 }

@@ -5,29 +5,59 @@ import { createServices, type AppContext } from '../../src/server/app-context.js
 import { buildApp } from '../../src/server/http/app.js';
 import type { Db } from '../../src/server/db/db.js';
 import { openTestDb } from './test-db.js';
+import { startToolRuntime, type ToolRuntime } from '../../src/server/jobs/tool-runtime.js';
+import type { AiProvider } from '../../src/server/providers/ai/ai-provider.js';
+import type { ToolMediaPort } from '../../src/server/features/tools/tool-media.js';
 
 export interface TestApp {
   ctx: AppContext;
   app: FastifyInstance;
   db: Db;
+  runtime?: ToolRuntime;
   close(): Promise<void>;
 }
 
-/** The real app (routes, services, database) without a listening socket. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export interface TestToolOptions {
+  provider: AiProvider;
+  media: ToolMediaPort;
+  runWorkers?: boolean;
+  concurrency?: number;
+  perUserConcurrency?: number;
+  maxAttempts?: number;
+  sweepIntervalMs?: number;
+}
+
+/** The real app (routes, services, database) without a listening socket; tool runs when asked. */
+export async function createTestApp(env: Record<string, string> = {}, toolOpts?: TestToolOptions): Promise<TestApp> {
   const config: Config = parseConfig({ NODE_ENV: 'test', DATA_DIR: './.tmp/test-data', LOG_LEVEL: 'silent', ...env });
   const db = await openTestDb();
   const log = pino({ level: 'silent' });
   const services = createServices(config, db, log);
   const ctx: AppContext = { config, db, log, services };
+  const runtime = toolOpts
+    ? await startToolRuntime(ctx, {
+        media: toolOpts.media,
+        providerFor: () => toolOpts.provider,
+        runWorkers: toolOpts.runWorkers ?? true,
+        concurrency: toolOpts.concurrency ?? 2,
+        perUserConcurrency: toolOpts.perUserConcurrency ?? 2,
+        maxAttempts: toolOpts.maxAttempts,
+        retryDelaySeconds: 1,
+        heartbeatSeconds: 10,
+        sweepIntervalMs: toolOpts.sweepIntervalMs ?? 3_600_000,
+      })
+    : undefined;
+  if (runtime) services.tools = runtime.tools;
   const app = await buildApp(ctx);
   await app.ready();
   return {
     ctx,
     app,
     db,
+    runtime,
     async close() {
       await app.close();
+      await runtime?.stop();
       await db.close();
     },
   };

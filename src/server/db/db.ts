@@ -8,8 +8,17 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/** What the job queue (pg-boss) needs to run its SQL on our database. */
+export interface QueueDatabase {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /** The schema the app's tables live in when confined to one (isolated test runs). */
+  readonly schema?: string;
+  /** The same database, as pg-boss wants it. */
+  queueDatabase(): QueueDatabase;
   /** Runs fn in one transaction (READ COMMITTED); rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** LISTEN on a channel; returns an unsubscribe function. */

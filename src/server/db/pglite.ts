@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { fromPglite } from 'pg-boss';
 import type { Db, Queryable } from './db.js';
 
 /** Embedded Postgres (WASM) in one directory, or in memory when dataDir is undefined. */
@@ -17,6 +18,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     kind: 'pglite',
     ...asQueryable(pg),
     transaction: (fn) => pg.transaction((tx) => fn(asQueryable(tx))),
+    queueDatabase: () => fromPglite(pg),
     async listen(channel, onPayload) {
       const unsubscribe = await pg.listen(channel, onPayload);
       return async () => unsubscribe();

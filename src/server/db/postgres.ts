@@ -61,6 +61,10 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
 
   return {
     kind: 'postgres',
+    schema: opts.schema,
+    queueDatabase: () => ({
+      executeSql: async (text: string, values?: unknown[]) => ({ rows: (await pool.query(text, values)).rows }),
+    }),
     ...asQueryable(pool),
     async transaction(fn) {
       const client = await pool.connect();

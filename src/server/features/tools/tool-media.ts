@@ -1,0 +1,42 @@
+import type { LocalMedia, MediaOutput } from '../../providers/ai/ai-provider.js';
+
+/**
+ * What a tool run needs from the media library: inputs as local files, and
+ * a once-per-job place for results. Implemented by the library service.
+ */
+export interface ToolMediaPort {
+  /**
+   * Resolves what the user picked (a library item id, one of our signed
+   * URLs, or a public URL fetched safely) to a local file in dir.
+   * `originalUrl` is what the response reports as original_url.
+   */
+  resolveInput(
+    userId: string,
+    ref: string,
+    kind: 'image' | 'video',
+    dir: string,
+  ): Promise<{ media: LocalMedia; originalUrl: string; itemId: string | null }>;
+
+  /** Saves a result into the library; called again for the same job it returns the same item. */
+  saveResult(input: {
+    userId: string;
+    jobId: string;
+    output: MediaOutput & { durationSeconds?: number };
+    kind: 'image' | 'video';
+    generationType: string;
+    originalName: string;
+    originalImageUrl: string | null;
+    prompt: string | null;
+  }): Promise<{ itemId: string }>;
+
+  /** Removes an item saved for a job that did not win (cancelled meanwhile). */
+  discardResult(userId: string, itemId: string): Promise<void>;
+
+  /** A fresh signed URL for an item of the user, or null when it has none (pending). */
+  itemUrl(userId: string, itemId: string): Promise<string | null>;
+
+  /** A pending library entry shown while a video generates (SPEC §4 pending video). */
+  createPending?(input: { userId: string; jobId: string; originalName: string; generationType: string; prompt: string }): Promise<void>;
+  /** Marks the pending entry of a job as failed (it stays, with a retry action). */
+  failPending?(userId: string, jobId: string, error: string): Promise<void>;
+}

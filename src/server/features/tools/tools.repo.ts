@@ -1,0 +1,124 @@
+import type { Queryable } from '../../db/db.js';
+import { one } from '../../db/db.js';
+import type { ToolEndpoint } from '../../../shared/tools.js';
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
+
+export interface ToolJobRow {
+  id: string;
+  user_id: string;
+  tool: ToolEndpoint;
+  status: JobStatus;
+  input: Record<string, unknown>;
+  cost: number;
+  provider: string | null;
+  progress_stage: string | null;
+  progress_fraction: number;
+  attempts: number;
+  remote_request_id: string | null;
+  result: Record<string, unknown> | null;
+  error: string | null;
+  library_item_id: string | null;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  deadline_at: Date;
+}
+
+export function insertJob(
+  db: Queryable,
+  j: { userId: string; tool: ToolEndpoint; input: unknown; cost: number; idempotencyKey: string | null; requestHash: string; timeLimitSeconds: number },
+) {
+  return one<ToolJobRow>(
+    db,
+    `INSERT INTO tool_jobs (user_id, tool, input, cost, idempotency_key, request_hash, deadline_at)
+     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7))
+     ON CONFLICT (user_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+     RETURNING *`,
+    [j.userId, j.tool, JSON.stringify(j.input), j.cost, j.idempotencyKey, j.requestHash, j.timeLimitSeconds],
+  );
+}
+
+export function findJob(db: Queryable, jobId: string) {
+  return one<ToolJobRow>(db, 'SELECT * FROM tool_jobs WHERE id = $1', [jobId]);
+}
+
+export function findJobOfUser(db: Queryable, userId: string, jobId: string) {
+  return one<ToolJobRow>(db, 'SELECT * FROM tool_jobs WHERE id = $1 AND user_id = $2', [jobId, userId]);
+}
+
+export function findByIdempotencyKey(db: Queryable, userId: string, key: string) {
+  return one<ToolJobRow>(db, 'SELECT * FROM tool_jobs WHERE user_id = $1 AND idempotency_key = $2', [userId, key]);
+}
+
+export function listJobs(db: Queryable, userId: string, limit: number, before?: { createdAt: Date; id: string }) {
+  return before
+    ? db.query<ToolJobRow>(
+        `SELECT * FROM tool_jobs WHERE user_id = $1 AND (created_at, id) < ($2, $3)
+          ORDER BY created_at DESC, id DESC LIMIT $4`,
+        [userId, before.createdAt, before.id, limit],
+      )
+    : db.query<ToolJobRow>('SELECT * FROM tool_jobs WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2', [userId, limit]);
+}
+
+/** A worker takes the job (first attempt, or again after a crash). */
+export function claimJob(db: Queryable, jobId: string, provider: string) {
+  return one<ToolJobRow>(
+    db,
+    `UPDATE tool_jobs SET status = 'running', attempts = attempts + 1, provider = $2,
+            started_at = COALESCE(started_at, now())
+      WHERE id = $1 AND status IN ('queued', 'running')
+      RETURNING *`,
+    [jobId, provider],
+  );
+}
+
+export function saveProgress(db: Queryable, jobId: string, stage: string, fraction: number) {
+  return db.query(
+    `UPDATE tool_jobs SET progress_stage = $2, progress_fraction = GREATEST(progress_fraction, $3)
+      WHERE id = $1 AND status = 'running'`,
+    [jobId, stage, fraction],
+  );
+}
+
+export function saveRemoteRequestId(db: Queryable, jobId: string, requestId: string) {
+  return db.query('UPDATE tool_jobs SET remote_request_id = $2 WHERE id = $1', [jobId, requestId]);
+}
+
+export async function jobStatus(db: Queryable, jobId: string): Promise<JobStatus | undefined> {
+  return (await one<{ status: JobStatus }>(db, 'SELECT status FROM tool_jobs WHERE id = $1', [jobId]))?.status;
+}
+
+/** Terminal transitions are conditional: exactly one of success / failure / cancel wins (L4). */
+export function markSucceeded(db: Queryable, jobId: string, result: unknown, libraryItemId: string | null) {
+  return one<ToolJobRow>(
+    db,
+    `UPDATE tool_jobs SET status = 'succeeded', result = $2, library_item_id = $3, finished_at = now(),
+            progress_fraction = 1, progress_stage = 'Done'
+      WHERE id = $1 AND status = 'running'
+      RETURNING *`,
+    [jobId, JSON.stringify(result), libraryItemId],
+  );
+}
+
+export function markEnded(db: Queryable, jobId: string, status: 'failed' | 'canceled', error: string, from: JobStatus[]) {
+  return one<ToolJobRow>(
+    db,
+    `UPDATE tool_jobs SET status = $2, error = $3, finished_at = now()
+      WHERE id = $1 AND status = ANY($4::text[])
+      RETURNING *`,
+    [jobId, status, error, from],
+  );
+}
+
+/** Jobs past their deadline (crashed workers, lost queue entries). */
+export function findOverdueJobs(db: Queryable, graceSeconds: number, limit = 100) {
+  return db.query<{ id: string }>(
+    `SELECT id FROM tool_jobs
+      WHERE status IN ('queued', 'running') AND deadline_at < now() - make_interval(secs => $1)
+      ORDER BY deadline_at LIMIT $2`,
+    [graceSeconds, limit],
+  );
+}

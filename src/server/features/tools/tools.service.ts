@@ -1,0 +1,342 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../../db/db.js';
+import { AppError } from '../../http/errors.js';
+import type { EnergyService } from '../energy/energy.service.js';
+import type { PricingService } from '../pricing/pricing.service.js';
+import type { AuthenticatedUser } from '../auth/auth.service.js';
+import type { RealtimeHub } from '../../realtime/realtime-hub.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { ToolMediaPort } from './tool-media.js';
+import { TOOL_BODIES, TOOLS, type ToolEndpoint, type ToolJob } from '../../../shared/tools.js';
+import * as repo from './tools.repo.js';
+
+export const toolErrors = {
+  idempotencyMismatch: 'This Idempotency-Key was already used for a different request',
+  idempotencyKeyInvalid: 'Idempotency-Key must be 1-200 visible characters',
+  notCancellable: 'This run has already finished',
+  notRetryable: 'Only a failed or cancelled run can be retried',
+  notFound: 'Run not found',
+  stillRunning: 'Still working on it: the result will appear in your library when it is done',
+  timedOut: 'The run took too long and was stopped. Your ENERGY has been refunded.',
+  cancelled: 'The run was cancelled. Your ENERGY has been refunded.',
+  workerLost: 'The run was interrupted. Your ENERGY has been refunded.',
+} as const;
+
+/** Events on GET /api/events for the user's runs. */
+export const JOB_EVENT = 'job';
+
+export interface JobEvent {
+  id: string;
+  tool: ToolEndpoint;
+  status: repo.JobStatus;
+  progress_stage: string | null;
+  progress_fraction: number;
+  error?: string | null;
+}
+
+/** Checked after validation, before any charge (e.g. the local editor's command language). */
+export type PromptCheck = (endpoint: ToolEndpoint, body: Record<string, unknown>) => string | null;
+
+const canonical = (v: unknown): string =>
+  JSON.stringify(v, (_k, value) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)))
+      : value,
+  );
+
+/**
+ * Tool runs: validate, price on the server, and in ONE transaction charge,
+ * record the job and enqueue it. Settling (success, failure, cancel, sweep)
+ * is conditional on the job still being open, so each run ends once and a
+ * failed run is refunded once.
+ */
+export class ToolsService {
+  private readonly finished = new Map<string, Set<() => void>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly energy: EnergyService,
+    private readonly pricing: PricingService,
+    private readonly queue: JobQueue,
+    private readonly media: ToolMediaPort,
+    private readonly realtime: RealtimeHub,
+    private readonly checkPrompt: PromptCheck = () => null,
+  ) {}
+
+  parse(endpoint: ToolEndpoint, body: unknown): Record<string, unknown> {
+    const result = TOOL_BODIES[endpoint].safeParse(body ?? {});
+    if (!result.success) throw new AppError('validation', result.error.issues[0]?.message ?? TOOLS[endpoint].failure);
+    const parsed = result.data as Record<string, unknown>;
+    const refusal = this.checkPrompt(endpoint, parsed);
+    if (refusal) throw new AppError('validation', refusal);
+    return parsed;
+  }
+
+  /** Charges and enqueues a run; with an Idempotency-Key, a repeat returns the first job. */
+  async submit(user: AuthenticatedUser, endpoint: ToolEndpoint, body: unknown, idempotencyKey?: string): Promise<repo.ToolJobRow> {
+    const tool = TOOLS[endpoint];
+    const input = this.parse(endpoint, body);
+    const key = idempotencyKey?.trim() || null;
+    if (key !== null && (key.length > 200 || !/^[\x21-\x7e]+$/.test(key))) {
+      throw new AppError('validation', toolErrors.idempotencyKeyInvalid);
+    }
+    const requestHash = createHash('sha256').update(`${endpoint}\n${canonical(input)}`).digest('hex');
+    if (key) {
+      const existing = await repo.findByIdempotencyKey(this.db, user.id, key);
+      if (existing) return this.replay(existing, requestHash);
+    }
+
+    const created = await this.db.transaction(async (tx) => {
+      const price = await this.pricing.priceFor({ role: user.role }, tool.pricing, tx);
+      const job = await repo.insertJob(tx, {
+        userId: user.id,
+        tool: endpoint,
+        input,
+        cost: price.cost,
+        idempotencyKey: key,
+        requestHash,
+        timeLimitSeconds: tool.timeLimitSeconds,
+      });
+      if (!job) return null; // the same key won a race a moment ago
+      await this.energy.spend(
+        { userId: user.id, cost: price.cost, toolName: price.displayName, description: tool.title, jobId: job.id, tool: tool.pricing },
+        tx,
+      );
+      await this.queue.sendToolRun({ jobId: job.id, userId: user.id, timeLimitSeconds: tool.timeLimitSeconds }, tx);
+      return job;
+    });
+    if (!created) return this.replay((await repo.findByIdempotencyKey(this.db, user.id, key!))!, requestHash);
+
+    this.energy.emit(user.id);
+    if (tool.output === 'video' && endpoint === 'fal-image-to-video' && this.media.createPending) {
+      await this.media.createPending({
+        userId: user.id,
+        jobId: created.id,
+        originalName: generatedName('Video', String(input.prompt ?? '')),
+        generationType: tool.label,
+        prompt: String(input.prompt ?? ''),
+      });
+    }
+    await this.publish(created);
+    return created;
+  }
+
+  private replay(job: repo.ToolJobRow, requestHash: string): repo.ToolJobRow {
+    if (job.request_hash !== requestHash) throw new AppError('unprocessable', toolErrors.idempotencyMismatch);
+    return job;
+  }
+
+  /** Resolves when the job has ended or the wait times out (the job goes on regardless). */
+  async waitForEnd(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<repo.ToolJobRow> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const job = await repo.findJob(this.db, jobId);
+      if (!job) throw new AppError('not_found', toolErrors.notFound);
+      if (isEnded(job.status) || Date.now() >= deadline || signal?.aborted) return job;
+      // Woken at once by a finish in this process; polling covers other processes.
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          this.finished.get(jobId)?.delete(wake);
+          signal?.removeEventListener('abort', wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, Math.min(1000, Math.max(10, deadline - Date.now())));
+        let set = this.finished.get(jobId);
+        if (!set) this.finished.set(jobId, (set = new Set()));
+        set.add(wake);
+        signal?.addEventListener('abort', wake, { once: true });
+      });
+      if (this.finished.get(jobId)?.size === 0) this.finished.delete(jobId);
+    }
+  }
+
+  /** The spec's response fields for a finished job (fresh signed URLs), plus job_id. */
+  async toResponse(job: repo.ToolJobRow): Promise<{ status: number; body: Record<string, unknown> }> {
+    const tool = TOOLS[job.tool];
+    if (job.status === 'succeeded' && job.result) {
+      const r = job.result;
+      const url = job.library_item_id ? await this.media.itemUrl(job.user_id, job.library_item_id) : null;
+      const originalItem = typeof r.original_item_id === 'string' ? r.original_item_id : null;
+      const originalUrl = (originalItem && (await this.media.itemUrl(job.user_id, originalItem).catch(() => null))) || r.original_url;
+      const common = { job_id: job.id, library_item_id: job.library_item_id, energy_used: job.cost, model: r.model };
+      switch (job.tool) {
+        case 'fal-image-editor':
+          return { status: 200, body: { ...common, edited_url: url, original_url: originalUrl, prompt_used: r.prompt_used } };
+        case 'fal-image-restore':
+          return { status: 200, body: { ...common, restored_url: url, original_url: originalUrl, settings: r.settings } };
+        case 'fal-upscaler':
+          return { status: 200, body: { ...common, upscaled_url: url, original_url: originalUrl, scale_factor: r.scale_factor } };
+        case 'fal-image-to-video':
+          return { status: 200, body: { ...common, video_url: url, prompt_used: r.prompt_used, duration_seconds: r.duration_seconds } };
+        case 'fal-video-upscaler':
+          return { status: 200, body: { ...common, upscaled_url: url, original_url: originalUrl, scale_factor: r.scale_factor } };
+      }
+    }
+    if (job.status === 'failed' || job.status === 'canceled') {
+      return { status: 422, body: { error: job.error || tool.failure, code: 'tool_failed', job_id: job.id } };
+    }
+    // Still running when the wait ended: 202 with the job to follow.
+    return { status: 202, body: { job_id: job.id, status: job.status, message: toolErrors.stillRunning } };
+  }
+
+  async get(userId: string, jobId: string): Promise<ToolJob> {
+    const job = isUuid(jobId) ? await repo.findJobOfUser(this.db, userId, jobId) : undefined;
+    if (!job) throw new AppError('not_found', toolErrors.notFound);
+    return toToolJob(job);
+  }
+
+  async findOwned(userId: string, jobId: string): Promise<repo.ToolJobRow> {
+    const job = isUuid(jobId) ? await repo.findJobOfUser(this.db, userId, jobId) : undefined;
+    if (!job) throw new AppError('not_found', toolErrors.notFound);
+    return job;
+  }
+
+  async list(userId: string, limit = 20, cursor?: string | null): Promise<{ items: ToolJob[]; next_cursor: string | null }> {
+    const size = Math.min(Math.max(Math.trunc(limit) || 20, 1), 100);
+    const before = cursor ? decodeCursor(cursor) : undefined;
+    const rows = await repo.listJobs(this.db, userId, size + 1, before);
+    const items = rows.slice(0, size);
+    const last = items[items.length - 1];
+    return {
+      items: items.map(toToolJob),
+      next_cursor: rows.length > size && last ? Buffer.from(JSON.stringify([new Date(last.created_at).toISOString(), last.id])).toString('base64url') : null,
+    };
+  }
+
+  /** Cancels a queued or running job of the user: refunded once; a running worker stops. */
+  async cancel(userId: string, jobId: string): Promise<ToolJob> {
+    await this.findOwned(userId, jobId);
+    const ended = await this.settleFailure(jobId, 'canceled', toolErrors.cancelled);
+    if (!ended) throw new AppError('conflict', toolErrors.notCancellable);
+    await this.queue.cancelToolRun(jobId).catch(() => {});
+    return toToolJob(ended);
+  }
+
+  /** Runs a failed or cancelled job again as a new, newly charged run with the same inputs. */
+  async retry(user: AuthenticatedUser, jobId: string): Promise<repo.ToolJobRow> {
+    const job = await this.findOwned(user.id, jobId);
+    if (job.status !== 'failed' && job.status !== 'canceled') throw new AppError('conflict', toolErrors.notRetryable);
+    return this.submit(user, job.tool, job.input);
+  }
+
+  // ---- used by the worker and the sweeper ----
+
+  peek(jobId: string) {
+    return repo.findJob(this.db, jobId);
+  }
+
+  claim(jobId: string, provider: string) {
+    return repo.claimJob(this.db, jobId, provider);
+  }
+
+  async progress(job: repo.ToolJobRow, stage: string, fraction: number): Promise<void> {
+    await repo.saveProgress(this.db, job.id, stage, fraction);
+    await this.realtime
+      .publish(JOB_EVENT, job.user_id, { id: job.id, tool: job.tool, status: 'running', progress_stage: stage, progress_fraction: fraction } satisfies JobEvent)
+      .catch(() => {});
+  }
+
+  saveRemoteRequestId(jobId: string, requestId: string) {
+    return repo.saveRemoteRequestId(this.db, jobId, requestId);
+  }
+
+  async isStillRunning(jobId: string): Promise<boolean> {
+    return (await repo.jobStatus(this.db, jobId)) === 'running';
+  }
+
+  /** Success wins only if the job is still running; otherwise the saved item is discarded. */
+  async settleSuccess(job: repo.ToolJobRow, result: Record<string, unknown>, libraryItemId: string): Promise<boolean> {
+    const done = await repo.markSucceeded(this.db, job.id, result, libraryItemId);
+    if (!done) {
+      await this.media.discardResult(job.user_id, libraryItemId).catch(() => {});
+      return false;
+    }
+    await this.afterEnd(done);
+    return true;
+  }
+
+  /** Fails or cancels an open job and refunds it, in one transaction; null when it had ended already. */
+  async settleFailure(jobId: string, status: 'failed' | 'canceled', error: string): Promise<repo.ToolJobRow | null> {
+    const ended = await this.db.transaction(async (tx) => {
+      const row = await repo.markEnded(tx, jobId, status, error, ['queued', 'running']);
+      if (!row) return null;
+      await this.energy.refund(jobId, `Refund: ${TOOLS[row.tool].title} (${status === 'canceled' ? 'cancelled' : 'failed'})`, tx);
+      return row;
+    });
+    if (!ended) return null;
+    if (ended.cost > 0) this.energy.emit(ended.user_id);
+    if (ended.tool === 'fal-image-to-video') await this.media.failPending?.(ended.user_id, ended.id, error).catch(() => {});
+    await this.afterEnd(ended);
+    return ended;
+  }
+
+  /** Fails and refunds jobs stuck past their deadline. Safe to run anywhere, any number of times. */
+  async sweep(graceSeconds = 60): Promise<number> {
+    let n = 0;
+    for (const { id } of await repo.findOverdueJobs(this.db, graceSeconds)) {
+      if (await this.settleFailure(id, 'failed', toolErrors.timedOut)) n += 1;
+    }
+    return n;
+  }
+
+  private async afterEnd(job: repo.ToolJobRow): Promise<void> {
+    for (const wake of this.finished.get(job.id) ?? []) wake();
+    await this.publish(job);
+  }
+
+  private async publish(job: repo.ToolJobRow): Promise<void> {
+    await this.realtime
+      .publish(JOB_EVENT, job.user_id, {
+        id: job.id,
+        tool: job.tool,
+        status: job.status,
+        progress_stage: job.progress_stage,
+        progress_fraction: job.progress_fraction,
+        error: job.error,
+      } satisfies JobEvent)
+      .catch(() => {});
+  }
+}
+
+export function isEnded(status: repo.JobStatus): boolean {
+  return status === 'succeeded' || status === 'failed' || status === 'canceled';
+}
+
+/** SPEC §5: a generated item's name is its type plus the first 50 characters of the prompt. */
+export function generatedName(type: string, prompt: string): string {
+  const text = prompt.replace(/\s+/g, ' ').trim().slice(0, 50);
+  return text ? `${type} ${text}` : type;
+}
+
+const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const date = new Date(createdAt);
+    if (Number.isNaN(date.getTime()) || !isUuid(String(id))) throw new Error();
+    return { createdAt: date, id };
+  } catch {
+    throw new AppError('validation', 'Invalid cursor');
+  }
+}
+
+export function toToolJob(job: repo.ToolJobRow): ToolJob {
+  const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+  return {
+    id: job.id,
+    tool: job.tool,
+    status: job.status,
+    cost: job.cost,
+    progress_stage: job.progress_stage,
+    progress_fraction: job.progress_fraction,
+    error: job.error,
+    result: job.result,
+    input: job.input,
+    library_item_id: job.library_item_id,
+    created_at: iso(job.created_at)!,
+    started_at: iso(job.started_at),
+    finished_at: iso(job.finished_at),
+  };
+}

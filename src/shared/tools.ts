@@ -1,0 +1,224 @@
+import { z } from 'zod';
+import type { ToolName } from './pricing.js';
+
+/**
+ * The five tools (SPEC §2 Tools, §5 validation, §7 calls, §8 errors, §9
+ * parameters): one definition each, shared by the forms and the server.
+ */
+export type ToolEndpoint = 'fal-image-editor' | 'fal-image-restore' | 'fal-upscaler' | 'fal-image-to-video' | 'fal-video-upscaler';
+
+export interface ToolInfo {
+  endpoint: ToolEndpoint;
+  /** admin_tool_pricing row that prices it. */
+  pricing: ToolName;
+  /** Dashboard view id. */
+  view: string;
+  title: string;
+  /** Processing overlay operation text. */
+  operation: string;
+  /** SPEC §9 estimated time. */
+  estimate: string;
+  /** Seconds after which a run is given up and refunded. */
+  timeLimitSeconds: number;
+  /** SPEC §8 fallback when the response has no error field. */
+  failure: string;
+  newRunLabel: string;
+  output: 'image' | 'video';
+  /** Library generation_type / AI tool label. */
+  label: string;
+}
+
+export const TOOLS: Record<ToolEndpoint, ToolInfo> = {
+  'fal-image-editor': {
+    endpoint: 'fal-image-editor', pricing: 'fal-image-editor', view: 'fal-image-editor', title: 'AI Image Editor',
+    operation: 'Editing your image', estimate: '45-90 seconds', timeLimitSeconds: 600,
+    failure: 'Failed to edit image', newRunLabel: 'New Edit', output: 'image', label: 'AI Image Editor',
+  },
+  'fal-image-restore': {
+    endpoint: 'fal-image-restore', pricing: 'image-restore', view: 'restore', title: 'AI Image Restore',
+    operation: 'Restoring your image', estimate: '30-60 seconds', timeLimitSeconds: 900,
+    failure: 'Failed to restore image', newRunLabel: 'New Restore', output: 'image', label: 'AI Image Restore',
+  },
+  'fal-upscaler': {
+    endpoint: 'fal-upscaler', pricing: 'fal-upscaler', view: 'fal-upscaler', title: 'AI Image Upscaler',
+    operation: 'Upscaling your image', estimate: '30-60 seconds', timeLimitSeconds: 900,
+    failure: 'Failed to upscale image', newRunLabel: 'New Upscale', output: 'image', label: 'AI Image Upscaler',
+  },
+  'fal-image-to-video': {
+    endpoint: 'fal-image-to-video', pricing: 'fal-image-to-video', view: 'fal-image-to-video', title: 'AI Image to Video',
+    operation: 'Generating your video', estimate: '2-3 minutes', timeLimitSeconds: 1200,
+    failure: 'Failed to generate video', newRunLabel: 'New Video', output: 'video', label: 'AI Image to Video',
+  },
+  'fal-video-upscaler': {
+    endpoint: 'fal-video-upscaler', pricing: 'video-upscaler', view: 'video-upscaler', title: 'AI Video Upscaler',
+    operation: 'Upscaling your video', estimate: '2-4 minutes', timeLimitSeconds: 1800,
+    failure: 'Failed to upscale video', newRunLabel: 'New Video', output: 'video', label: 'AI Video Upscaler',
+  },
+};
+
+export const toolMessages = {
+  editImage: 'Please select an image to edit',
+  editPrompt: 'Please describe what changes you want to make',
+  restoreImage: 'Please select an image to restore',
+  upscaleImage: 'Please select an image to upscale',
+  animateImage: 'Please select an image to animate',
+  animatePrompt: 'Please describe the video animation you want',
+  upscaleVideo: 'Please select a video to upscale',
+} as const;
+
+/** SPEC §9 ranges. */
+export const RANGES = {
+  restoreUpscaling: { min: 1, max: 4, step: 0.5, default: 2 },
+  upscalerScale: { min: 2, max: 8, step: 1, default: 2 },
+  upscalerSteps: { min: 20, max: 100, step: 10, default: 50 },
+  videoUpscaleScale: { min: 1.5, max: 4, step: 0.5, default: 2 },
+  numFrames: { min: 81, max: 121, step: 10, default: 81 },
+  fps: { min: 4, max: 60, step: 4, default: 16 },
+  inferenceSteps: { min: 20, max: 50, step: 5, default: 27 },
+  guidanceScale: { min: 1, max: 10, step: 0.5, default: 3.5 },
+  loraScale: { min: 0, max: 2, step: 0.1, default: 1 },
+} as const;
+
+export const VIDEO_RESOLUTIONS = ['480p', '580p', '720p'] as const;
+export const ASPECT_RATIOS = ['auto', '16:9', '9:16', '1:1'] as const;
+export const LORA_TRANSFORMERS = ['high', 'low', 'both'] as const;
+export const PROMPT_MAX = 2000;
+export const URL_MAX = 4096;
+
+type Range = { min: number; max: number; step: number };
+
+/** On the range's grid (tolerant of float steps like 0.1). */
+export function onStep(value: number, r: Range): boolean {
+  const k = (value - r.min) / r.step;
+  return value >= r.min - 1e-9 && value <= r.max + 1e-9 && Math.abs(k - Math.round(k)) < 1e-6;
+}
+
+const ranged = (label: string, r: Range & { default: number }) =>
+  z.coerce
+    .number({ message: `${label} must be a number` })
+    .default(r.default)
+    // The spec's own default may sit off the grid (inference steps 27).
+    .refine((v) => Number.isFinite(v) && (onStep(v, r) || v === r.default), {
+      message: `${label} must be between ${r.min} and ${r.max} in steps of ${r.step}`,
+    });
+
+const requiredText = (message: string, max = PROMPT_MAX) =>
+  z
+    .string({ message })
+    .trim()
+    .min(1, { message })
+    .max(max, { message: `Text is too long (max ${max} characters)` });
+
+const requiredRef = (message: string) => requiredText(message, URL_MAX);
+
+const optionalSeed = z
+  .union([z.number(), z.string(), z.null()])
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return undefined;
+    const n = typeof v === 'string' ? Number(v.trim()) : v;
+    if (!Number.isSafeInteger(n) || n < 0) {
+      ctx.addIssue({ code: 'custom', message: 'Seed must be a whole number' });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+export const editorBody = z.object({
+  image_url: requiredRef(toolMessages.editImage),
+  prompt: requiredText(toolMessages.editPrompt),
+  enable_safety_checker: z.boolean().default(false),
+});
+
+export const restoreBody = z.object({
+  image_url: requiredRef(toolMessages.restoreImage),
+  upscaling: ranged('Upscaling', RANGES.restoreUpscaling),
+  backbone: z.enum(['edsr', 'rdn'], { message: "Backbone must be 'edsr' or 'rdn'" }).default('edsr'),
+  seed: optionalSeed,
+});
+
+export const upscalerBody = z.object({
+  image_url: requiredRef(toolMessages.upscaleImage),
+  scale: ranged('Scale', RANGES.upscalerScale),
+});
+
+const loraEntry = z.object({
+  path: z.string().max(URL_MAX).optional().default(''),
+  weight_name: z.string().max(300).optional(),
+  scale: ranged('LoRA scale', RANGES.loraScale),
+  transformer: z.enum(LORA_TRANSFORMERS).default('high'),
+});
+
+export const imageToVideoBody = z
+  .object({
+    image_url: requiredRef(toolMessages.animateImage),
+    prompt: requiredText(toolMessages.animatePrompt),
+    num_frames: ranged('Number of frames', RANGES.numFrames),
+    frames_per_second: ranged('Frames per second', RANGES.fps),
+    resolution: z.enum(VIDEO_RESOLUTIONS).default('720p'),
+    aspect_ratio: z.enum(ASPECT_RATIOS).default('auto'),
+    num_inference_steps: ranged('Inference steps', RANGES.inferenceSteps),
+    enable_safety_checker: z.boolean().default(false),
+    enable_prompt_expansion: z.boolean().default(false),
+    acceleration: z.enum(['regular', 'none']).default('regular'),
+    interpolator_model: z.enum(['film', 'none']).default('film'),
+    num_interpolated_frames: z.coerce.number().int().min(0).max(4).optional(),
+    adjust_fps_for_interpolation: z.boolean().default(true),
+    guidance_scale: ranged('Guidance scale', RANGES.guidanceScale),
+    guidance_scale_2: z.coerce.number().min(1).max(10).default(3.5),
+    shift: z.coerce.number().min(1).max(10).default(5),
+    negative_prompt: z.string().max(PROMPT_MAX).optional(),
+    loras: z.array(loraEntry).max(3, { message: 'At most 3 LoRA entries' }).default([]),
+    seed: optionalSeed,
+  })
+  .transform((b) => ({
+    ...b,
+    // SPEC §9: FILM sends 1 interpolated frame, none sends 0.
+    num_interpolated_frames: b.interpolator_model === 'film' ? (b.num_interpolated_frames ?? 1) || 1 : 0,
+    negative_prompt: b.negative_prompt?.trim() ? b.negative_prompt.trim() : undefined,
+    loras: b.loras.filter((l) => l.path.trim() !== '').map((l) => ({ ...l, path: l.path.trim() })),
+  }));
+
+export const videoUpscalerBody = z.object({
+  video_url: requiredRef(toolMessages.upscaleVideo),
+  scale: ranged('Scale', RANGES.videoUpscaleScale),
+});
+
+export const TOOL_BODIES = {
+  'fal-image-editor': editorBody,
+  'fal-image-restore': restoreBody,
+  'fal-upscaler': upscalerBody,
+  'fal-image-to-video': imageToVideoBody,
+  'fal-video-upscaler': videoUpscalerBody,
+} as const;
+
+export type ToolBody<E extends ToolEndpoint> = z.output<(typeof TOOL_BODIES)[E]>;
+
+/** SPEC §9: frames / fps (fps doubled with FILM), rounded. */
+export function estimatedVideoSeconds(numFrames: number, fps: number, interpolator: 'film' | 'none'): number {
+  const effectiveFps = interpolator === 'film' ? fps * 2 : fps;
+  return Math.round(numFrames / effectiveFps);
+}
+
+/** The first validation message for a body, or null. Used by forms and the server alike. */
+export function toolValidationError(endpoint: ToolEndpoint, body: unknown): string | null {
+  const result = TOOL_BODIES[endpoint].safeParse(body ?? {});
+  return result.success ? null : (result.error.issues[0]?.message ?? 'Invalid request');
+}
+
+/** A row of GET /api/jobs. */
+export interface ToolJob {
+  id: string;
+  tool: ToolEndpoint;
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
+  cost: number;
+  progress_stage: string | null;
+  progress_fraction: number;
+  error: string | null;
+  result: Record<string, unknown> | null;
+  input: Record<string, unknown>;
+  library_item_id: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}

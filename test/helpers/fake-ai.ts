@@ -1,0 +1,47 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { AiProvider, MediaOutput, RunContext } from '../../src/server/providers/ai/ai-provider.js';
+import { ProviderError } from '../../src/server/providers/ai/ai-provider.js';
+
+export interface FakeBehaviour {
+  /** Milliseconds a run takes (progress is reported along the way). */
+  delayMs?: number;
+  /** Fail every attempt with this (user-facing) message. */
+  failWith?: string;
+  /** Fail this many first attempts with a retryable error, then succeed. */
+  flakyAttempts?: number;
+}
+
+/** Tests only: a deterministic provider that writes tiny files and reports progress. */
+export function createFakeAiProvider(behaviour: FakeBehaviour = {}) {
+  let attempts = 0;
+  const calls: string[] = [];
+  async function work(kind: string, ctx: RunContext, ext: string): Promise<MediaOutput> {
+    calls.push(kind);
+    attempts += 1;
+    const steps = 4;
+    for (let i = 1; i <= steps; i++) {
+      if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('aborted');
+      await new Promise((r) => setTimeout(r, (behaviour.delayMs ?? 0) / steps));
+      ctx.onProgress({ stage: `${kind} step ${i}`, fraction: i / steps });
+    }
+    if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('aborted');
+    if (behaviour.failWith) throw new ProviderError(behaviour.failWith);
+    if (behaviour.flakyAttempts && attempts <= behaviour.flakyAttempts) throw new Error('transient glitch');
+    const file = path.join(ctx.workDir, `out.${ext}`);
+    await fs.writeFile(file, `${kind} result`);
+    return { path: file, contentType: ext === 'mp4' ? 'video/mp4' : 'image/png', model: `fake-${kind}` };
+  }
+  const provider: AiProvider & { calls: string[]; behaviour: FakeBehaviour } = {
+    name: 'fake',
+    calls,
+    behaviour,
+    upscaleImage: (_i, ctx) => work('upscale', ctx, 'png'),
+    restoreImage: (_i, ctx) => work('restore', ctx, 'png'),
+    editImage: async (i, ctx) => ({ ...(await work('edit', ctx, 'png')), promptUsed: i.prompt }),
+    imageToVideo: async (i, ctx) => ({ ...(await work('i2v', ctx, 'mp4')), promptUsed: i.prompt, durationSeconds: Math.round(i.numFrames / i.framesPerSecond) }),
+    upscaleVideo: async (_i, ctx) => ({ ...(await work('vup', ctx, 'mp4')), durationSeconds: 4 }),
+    validateEditPrompt: (prompt) => (/nonsense/i.test(prompt) ? "I couldn't understand that edit. Try 'rotate 90'." : null),
+  };
+  return provider;
+}
