@@ -7,6 +7,8 @@ import { ProfilesService } from './features/profiles/profiles.service.js';
 import { PricingService } from './features/pricing/pricing.service.js';
 import { SettingsService } from './features/settings/settings.service.js';
 import { AdminService } from './features/admin/admin.service.js';
+import { createLibraryService } from './features/library/create-library.js';
+import type { LibraryService } from './features/library/library.service.js';
 import { RealtimeHub } from './realtime/realtime-hub.js';
 
 import type { Logger as PinoLogger } from 'pino';
@@ -30,6 +32,7 @@ export interface Services {
   settings: SettingsService;
   admin: AdminService;
   realtime: RealtimeHub;
+  library: LibraryService;
 }
 
 export function createServices(config: Config, db: Db, log: Logger): Services {
@@ -49,5 +52,6 @@ export function createServices(config: Config, db: Db, log: Logger): Services {
     settings: new SettingsService(db, realtime),
     admin: new AdminService(db, energy, realtime, log),
     realtime,
+    library: createLibraryService(config, db, log),
   };
 }

@@ -11,6 +11,8 @@ import type { AppContext } from '../app-context.js';
 import { authRoutes } from '../features/auth/auth.routes.js';
 import { energyRoutes } from '../features/energy/energy.routes.js';
 import { referralsRoutes } from '../features/referrals/referrals.routes.js';
+import { filesRoutes } from '../features/library/files.routes.js';
+import { libraryRoutes } from '../features/library/library.routes.js';
 import { profilesRoutes } from '../features/profiles/profiles.routes.js';
 import { pricingRoutes } from '../features/pricing/pricing.routes.js';
 import { settingsRoutes } from '../features/settings/settings.routes.js';
@@ -102,6 +104,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(adminRoutes(ctx));
   await app.register(realtimeRoutes(ctx));
   await app.register(referralsRoutes(ctx));
+  await app.register(libraryRoutes(ctx));
+  await app.register(filesRoutes(ctx));
 
   const webDir = opts.webDir;
   const hasWeb = !!webDir && fs.existsSync(path.join(webDir, 'index.html'));

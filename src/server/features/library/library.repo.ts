@@ -1,0 +1,188 @@
+import type { Queryable } from '../../db/db.js';
+import { one } from '../../db/db.js';
+
+/** Plain SQL over uploaded_images; every read and write of a user's rows takes the owner's id. */
+export type LibraryKind = 'image' | 'video';
+export type ItemStatus = 'pending' | 'ready' | 'failed';
+
+export interface LibraryRow {
+  id: string;
+  user_id: string;
+  filename: string;
+  original_name: string;
+  file_size: number | string;
+  content_type: string;
+  storage_path: string;
+  is_generated: boolean;
+  generation_type: string | null;
+  original_image_url: string | null;
+  duration_seconds: number | string | null;
+  created_at: Date | string;
+  thumbnail_path: string | null;
+  width: number | null;
+  height: number | null;
+  status: ItemStatus;
+  job_id: string | null;
+  prompt: string | null;
+  error: string | null;
+  kind: LibraryKind;
+  /** created_at in microseconds since the epoch, exact: the paging key. */
+  cursor_us: string;
+}
+
+export interface NewLibraryRow {
+  userId: string;
+  filename: string;
+  originalName: string;
+  fileSize: number;
+  contentType: string;
+  storagePath: string;
+  isGenerated: boolean;
+  generationType?: string | null;
+  originalImageUrl?: string | null;
+  durationSeconds?: number | null;
+  thumbnailPath?: string | null;
+  width?: number | null;
+  height?: number | null;
+  status?: ItemStatus;
+  jobId?: string | null;
+  prompt?: string | null;
+}
+
+const COLUMNS = `id, user_id, filename, original_name, file_size, content_type, storage_path, is_generated,
+  generation_type, original_image_url, duration_seconds, created_at, thumbnail_path, width, height, status,
+  job_id, prompt, error, kind, (extract(epoch FROM created_at) * 1000000)::bigint::text AS cursor_us`;
+
+/**
+ * Inserts an item; with a job id the insert happens at most once per job
+ * (undefined when that job already has its item).
+ */
+export function insertItem(db: Queryable, r: NewLibraryRow): Promise<LibraryRow | undefined> {
+  return one<LibraryRow>(
+    db,
+    `INSERT INTO uploaded_images (user_id, filename, original_name, file_size, content_type, storage_path, is_generated,
+       generation_type, original_image_url, duration_seconds, thumbnail_path, width, height, status, job_id, prompt)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+     ON CONFLICT (job_id) DO NOTHING
+     RETURNING ${COLUMNS}`,
+    [
+      r.userId,
+      r.filename,
+      r.originalName,
+      r.fileSize,
+      r.contentType,
+      r.storagePath,
+      r.isGenerated,
+      r.generationType ?? null,
+      r.originalImageUrl ?? null,
+      r.durationSeconds ?? null,
+      r.thumbnailPath ?? null,
+      r.width ?? null,
+      r.height ?? null,
+      r.status ?? 'ready',
+      r.jobId ?? null,
+      r.prompt ?? null,
+    ],
+  );
+}
+
+export function findItem(db: Queryable, userId: string, id: string) {
+  return one<LibraryRow>(db, `SELECT ${COLUMNS} FROM uploaded_images WHERE id = $1 AND user_id = $2`, [id, userId]);
+}
+
+export function findItemByPath(db: Queryable, userId: string, storagePath: string) {
+  return one<LibraryRow>(db, `SELECT ${COLUMNS} FROM uploaded_images WHERE storage_path = $1 AND user_id = $2`, [storagePath, userId]);
+}
+
+export function findItemByJob(db: Queryable, jobId: string) {
+  return one<LibraryRow>(db, `SELECT ${COLUMNS} FROM uploaded_images WHERE job_id = $1`, [jobId]);
+}
+
+export interface PageCursor {
+  /** created_at, microseconds since the epoch */
+  us: string;
+  id: string;
+}
+
+/** Newest first, `limit` rows after the cursor: one index range scan per page. */
+export function listItems(db: Queryable, userId: string, kind: LibraryKind | undefined, limit: number, after?: PageCursor) {
+  const params: unknown[] = [userId, limit];
+  let where = 'user_id = $1';
+  if (kind) {
+    params.push(kind);
+    where += ` AND kind = $${params.length}`;
+  }
+  if (after) {
+    params.push(after.us, after.id);
+    where += ` AND (created_at, id) < (timestamptz 'epoch' + $${params.length - 1}::bigint * interval '1 microsecond', $${params.length}::uuid)`;
+  }
+  return db.query<LibraryRow>(
+    `SELECT ${COLUMNS} FROM uploaded_images WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $2`,
+    params,
+  );
+}
+
+/** Deletes the owner's item; its storage keys, so the caller can remove the files. */
+export function deleteItem(db: Queryable, userId: string, id: string) {
+  return one<Pick<LibraryRow, 'storage_path' | 'thumbnail_path'>>(
+    db,
+    'DELETE FROM uploaded_images WHERE id = $1 AND user_id = $2 RETURNING storage_path, thumbnail_path',
+    [id, userId],
+  );
+}
+
+export async function countItems(db: Queryable, userId: string) {
+  return db.query<{ kind: LibraryKind; is_generated: boolean; n: number }>(
+    `SELECT kind, is_generated, count(*)::int AS n FROM uploaded_images WHERE user_id = $1 GROUP BY kind, is_generated`,
+    [userId],
+  );
+}
+
+export interface CompletedFile {
+  filename: string;
+  storagePath: string;
+  fileSize: number;
+  contentType: string;
+  thumbnailPath: string | null;
+  width: number | null;
+  height: number | null;
+  durationSeconds: number | null;
+  originalImageUrl?: string | null;
+}
+
+/**
+ * Turns the job's pending (or failed) item into a ready one: conditional,
+ * so of two racing completions exactly one wins (undefined for the other).
+ */
+export function completeItem(db: Queryable, jobId: string, f: CompletedFile) {
+  return one<LibraryRow>(
+    db,
+    `UPDATE uploaded_images
+        SET filename = $2, storage_path = $3, file_size = $4, content_type = $5, thumbnail_path = $6,
+            width = $7, height = $8, duration_seconds = COALESCE($9, duration_seconds),
+            original_image_url = COALESCE($10, original_image_url), status = 'ready', error = NULL
+      WHERE job_id = $1 AND status IN ('pending', 'failed')
+      RETURNING ${COLUMNS}`,
+    [jobId, f.filename, f.storagePath, f.fileSize, f.contentType, f.thumbnailPath, f.width, f.height, f.durationSeconds, f.originalImageUrl ?? null],
+  );
+}
+
+export function failItem(db: Queryable, jobId: string, error: string) {
+  return one<LibraryRow>(
+    db,
+    `UPDATE uploaded_images SET status = 'failed', error = $2
+      WHERE job_id = $1 AND status = 'pending'
+      RETURNING ${COLUMNS}`,
+    [jobId, error],
+  );
+}
+
+export function markPendingAgain(db: Queryable, userId: string, id: string) {
+  return one<LibraryRow>(
+    db,
+    `UPDATE uploaded_images SET status = 'pending', error = NULL
+      WHERE id = $1 AND user_id = $2 AND status = 'failed' AND storage_path LIKE '%pending/%'
+      RETURNING ${COLUMNS}`,
+    [id, userId],
+  );
+}

@@ -1,0 +1,165 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../app-context.js';
+import { currentUser } from '../../http/auth-context.js';
+import { AppError } from '../../http/errors.js';
+import { libraryMessages as msg } from './library.messages.js';
+import {
+  deletedSchema,
+  importUrlBody,
+  itemParams,
+  libraryCountsSchema,
+  libraryItemSchema,
+  libraryListQuery,
+  libraryPageSchema,
+  uploadQuery,
+} from './library.schema.js';
+import { toAppError } from './library.service.js';
+import { mbLabel } from './receive.js';
+
+// Room for the multipart envelope (boundaries, part headers) around the file.
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+/**
+ * Library API: routes stay thin (authenticate, parse, one service call).
+ * Every call is owner-scoped in the service; another user's id is a 404.
+ */
+export const libraryRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    const { library, auth } = ctx.services;
+    const limits = library.limits;
+
+    // Streaming multipart, scoped to this plugin. The file size cap here is a
+    // backstop one byte past the largest kind; the per-kind limit is enforced
+    // by the service as bytes arrive, once the bytes have said what they are.
+    await app.register(multipart, {
+      limits: {
+        fileSize: Math.max(limits.imageMaxBytes, limits.videoMaxBytes) + 1,
+        files: 1,
+        fields: 10,
+        fieldSize: 4096,
+        parts: 20,
+        headerPairs: 100,
+      },
+      throwFileSizeLimit: false,
+    });
+
+    // SPEC §5: 'User not authenticated' — checked before any body is read.
+    app.addHook('onRequest', async (req: FastifyRequest) => {
+      if (!(await currentUser(req, auth))) throw new AppError('unauthenticated', msg.notAuthenticated);
+    });
+
+    const userOf = async (req: FastifyRequest) => (await currentUser(req, auth))!;
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.post(
+      '/api/library/uploads',
+      {
+        schema: {
+          tags: ['library'],
+          summary: 'Upload an image (<= 10 MB) or video (<= 100 MB) as multipart field `file`',
+          consumes: ['multipart/form-data'],
+          querystring: uploadQuery,
+          response: { 201: libraryItemSchema },
+        },
+      },
+      async (req, reply) => {
+        const user = await userOf(req);
+        const kindHint = req.query.kind;
+        const wording = kindHint ?? 'video';
+        // A declared length past any limit is refused before reading a byte.
+        const declared = Number(req.headers['content-length']);
+        const ceiling = (kindHint === 'image' ? limits.imageMaxBytes : Math.max(limits.imageMaxBytes, limits.videoMaxBytes)) + MULTIPART_OVERHEAD;
+        if (Number.isFinite(declared) && declared > ceiling) {
+          closeAfter(reply);
+          const max = wording === 'image' ? limits.imageMaxBytes : limits.videoMaxBytes;
+          throw new AppError('payload_too_large', msg.uploadFailed(wording, `File is too large (max ${mbLabel(max)})`));
+        }
+        if (!req.isMultipart()) throw new AppError('validation', msg.uploadFailed(kindHint ?? 'image', msg.noFile));
+        try {
+          const part = await req.file();
+          if (!part) throw new AppError('validation', msg.uploadFailed(kindHint ?? 'image', msg.noFile));
+          const item = await library.upload(user.id, {
+            stream: part.file,
+            fileName: part.filename,
+            declaredType: part.mimetype,
+            kindHint,
+            truncated: () => part.file.truncated,
+          });
+          return reply.status(201).send(item);
+        } catch (err) {
+          // Stop reading a body we refused (a 100 MB upload cut at 10 MB is not drained).
+          if (!req.raw.complete) closeAfter(reply);
+          if (err instanceof AppError) throw err;
+          const e = toAppError(err);
+          throw new AppError(e.code, msg.uploadFailed(kindHint ?? 'image', e.message));
+        }
+      },
+    );
+
+    r.post(
+      '/api/library/import-url',
+      {
+        schema: {
+          tags: ['library'],
+          summary: 'Fetch an http(s) URL into the library (public addresses only; same checks as uploads)',
+          body: importUrlBody,
+          response: { 201: libraryItemSchema },
+        },
+      },
+      async (req, reply) => {
+        const user = await userOf(req);
+        return reply.status(201).send(await library.importFromUrl(user.id, req.body.url, req.body.kind));
+      },
+    );
+
+    r.get(
+      '/api/library',
+      { schema: { tags: ['library'], summary: 'Newest first, keyset pages', querystring: libraryListQuery, response: { 200: libraryPageSchema } } },
+      async (req) => {
+        const user = await userOf(req);
+        return library.list(user.id, req.query);
+      },
+    );
+
+    r.get('/api/library/counts', { schema: { tags: ['library'], response: { 200: libraryCountsSchema } } }, async (req) => {
+      const user = await userOf(req);
+      return library.counts(user.id);
+    });
+
+    r.get('/api/library/:id', { schema: { tags: ['library'], params: itemParams, response: { 200: libraryItemSchema } } }, async (req) => {
+      const user = await userOf(req);
+      return library.get(user.id, req.params.id);
+    });
+
+    r.get(
+      '/api/library/:id/download',
+      { schema: { tags: ['library'], summary: 'Redirects to a short-lived link that downloads under the original name', params: itemParams } },
+      async (req, reply) => {
+        const user = await userOf(req);
+        const url = await library.downloadUrl(user.id, req.params.id);
+        return reply.header('cache-control', 'no-store').redirect(url, 302);
+      },
+    );
+
+    r.delete('/api/library/:id', { schema: { tags: ['library'], params: itemParams, response: { 200: deletedSchema } } }, async (req) => {
+      const user = await userOf(req);
+      await library.delete(user.id, req.params.id);
+      return { id: req.params.id, deleted: true as const };
+    });
+
+    r.post(
+      '/api/library/:id/retry',
+      { schema: { tags: ['library'], summary: 'Retry a pending or failed generated video', params: itemParams, response: { 200: libraryItemSchema } } },
+      async (req) => {
+        const user = await userOf(req);
+        return library.retry(user.id, req.params.id);
+      },
+    );
+  };
+
+function closeAfter(reply: FastifyReply) {
+  reply.header('connection', 'close');
+}

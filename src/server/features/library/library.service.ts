@@ -1,0 +1,690 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/db.js';
+import { AppError } from '../../http/errors.js';
+import { readImageHeader, sanitizeImage, thumbnailImage } from '../../media/image.js';
+import { MediaError } from '../../media/media-error.js';
+import { SNIFF_BYTES, declaredTypeAgrees, extensionFor, sniffType, type MediaKind, type SniffedType } from '../../media/sniff.js';
+import { probeVideo, writePoster, type VideoLimits } from '../../media/video.js';
+import { SafeFetcher, SafeFetchError } from '../../net/safe-fetch.js';
+import {
+  CACHE_CONTROL,
+  isPendingPath,
+  keyOwner,
+  newObjectKey,
+  newThumbnailKey,
+  pendingKey,
+  type StorageDriver,
+} from '../../providers/storage/storage.js';
+import { libraryMessages as msg } from './library.messages.js';
+import * as repo from './library.repo.js';
+import { mbLabel, receiveToFile, ReceiveError } from './receive.js';
+
+export interface LibraryLimits {
+  imageMaxBytes: number;
+  videoMaxBytes: number;
+  /** Uploaded images: decompression-bomb guard (about 40 MP). */
+  imageMaxPixels: number;
+  video: VideoLimits;
+}
+
+export interface LibraryOptions {
+  limits: LibraryLimits;
+  /** Scratch space on disk for uploads in flight (never memory). */
+  tmpDir: string;
+  /** Media processing jobs (sharp / ffmpeg) at once; the rest wait their turn. */
+  processingConcurrency?: number;
+}
+
+/** A library item as the API returns it: the spec's uploaded_images fields plus links and media facts. */
+export interface LibraryItem {
+  id: string;
+  user_id: string;
+  filename: string;
+  original_name: string;
+  file_size: number;
+  content_type: string;
+  storage_path: string;
+  is_generated: boolean;
+  generation_type: string | null;
+  original_image_url: string | null;
+  duration_seconds: number | null;
+  created_at: string;
+  kind: MediaKind;
+  /** Signed link to the file; absent while pending. */
+  url?: string;
+  /** Signed link that downloads under the original name; absent while pending. */
+  download_url?: string;
+  /** Signed WebP thumbnail (images) or poster (videos). */
+  thumbnail_url?: string;
+  width: number | null;
+  height: number | null;
+  status: repo.ItemStatus;
+  job_id: string | null;
+  prompt: string | null;
+  error: string | null;
+}
+
+export interface LibraryPage {
+  items: LibraryItem[];
+  next_cursor: string | null;
+}
+
+export interface LibraryCounts {
+  images: { generated: number; uploaded: number; total: number };
+  videos: { generated: number; uploaded: number; total: number };
+}
+
+export interface UploadInput {
+  stream: Readable;
+  fileName?: string;
+  declaredType?: string;
+  /** From the drop zone the file came from: the other kind is refused (415). */
+  kindHint?: MediaKind;
+  /** True when the multipart parser cut the file at its own cap. */
+  truncated?: () => boolean;
+}
+
+export interface SaveGeneratedInput {
+  userId: string;
+  /** The tool job: one library item per job, whatever the retries (UNIQUE). */
+  jobId: string;
+  kind: MediaKind;
+  /** The provider's output on local disk; copied into storage, left in place. */
+  localPath: string;
+  contentType?: string;
+  /** Default: '{generationType}: {first 50 characters of the prompt}' (SPEC §5). */
+  originalName?: string;
+  generationType: string;
+  originalImageUrl?: string | null;
+  durationSeconds?: number | null;
+  prompt?: string | null;
+}
+
+export interface CreatePendingInput {
+  userId: string;
+  jobId: string;
+  generationType: string;
+  prompt?: string | null;
+  originalName?: string;
+  originalImageUrl?: string | null;
+  durationSeconds?: number | null;
+  /** Default video/mp4 (SPEC §5). */
+  contentType?: string;
+}
+
+export interface CompletePendingInput {
+  userId: string;
+  jobId: string;
+  localPath: string;
+  contentType?: string;
+  durationSeconds?: number | null;
+  originalImageUrl?: string | null;
+}
+
+export interface LocalInput {
+  path: string;
+  contentType: string;
+  size: number;
+  kind: MediaKind;
+  /** The library item it came from, when it was one. */
+  item?: LibraryItem;
+}
+
+export type RetryHandler = (req: { userId: string; item: LibraryItem }) => Promise<void>;
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// Our own providers' output may be large (an 8x upscale): libvips' default cap, not the upload one.
+const GENERATED_MAX_PIXELS = 268_402_689;
+const GENERATED_VIDEO_LIMITS: VideoLimits = { maxDurationSeconds: 3600, maxDimension: 16_384 };
+
+class Semaphore {
+  private waiting: Array<() => void> = [];
+  constructor(private free: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((r) => this.waiting.push(r));
+    try {
+      return await fn();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    }
+  }
+}
+
+/** A user's file name as metadata: last path segment, no control characters, bounded. */
+export function cleanOriginalName(name: string | undefined, ext: string): string {
+  const last = (name ?? '').split(/[\\/]/).pop() ?? '';
+  const clean = last.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200);
+  return clean && clean !== '.' && clean !== '..' ? clean : `upload.${ext}`;
+}
+
+function withExtension(name: string, ext: string): string {
+  return /\.[A-Za-z0-9]{2,5}$/.test(name) ? name : `${name}.${ext}`;
+}
+
+/**
+ * The media library: uploads and URL imports validated and cleaned before
+ * anything is stored, generated results saved exactly once per job, owner-
+ * scoped reads with signed links, and deletes that remove the files too.
+ */
+export class LibraryService {
+  private retryHandler: RetryHandler | null = null;
+  private readonly slots: Semaphore;
+
+  constructor(
+    private readonly db: Db,
+    readonly storage: StorageDriver,
+    private readonly fetcher: SafeFetcher,
+    private readonly log: Logger,
+    private readonly opts: LibraryOptions,
+  ) {
+    this.slots = new Semaphore(opts.processingConcurrency ?? 2);
+  }
+
+  get limits(): LibraryLimits {
+    return this.opts.limits;
+  }
+
+  /** The tool runtime plugs in the real retry of a pending/failed generated video. */
+  setRetryHandler(handler: RetryHandler | null): void {
+    this.retryHandler = handler;
+  }
+
+  // ---------------------------------------------------------------- ingest
+
+  /** POST /api/library/uploads: stream -> temp file -> validate/clean -> storage -> row. */
+  async upload(userId: string, input: UploadInput): Promise<LibraryItem> {
+    const declaredKind: MediaKind | undefined = input.declaredType?.startsWith('video/') ? 'video' : input.declaredType?.startsWith('image/') ? 'image' : undefined;
+    let kind: MediaKind = input.kindHint ?? declaredKind ?? 'image';
+    return this.withWorkDir(async (work) => {
+      const tmp = path.join(work, 'upload');
+      let received;
+      try {
+        received = await receiveToFile(
+          input.stream,
+          tmp,
+          { image: this.limits.imageMaxBytes, video: this.limits.videoMaxBytes },
+          { kindHint: input.kindHint, onType: (t) => (kind = t.kind) },
+        );
+      } catch (err) {
+        if (err instanceof ReceiveError && err.kind) kind = err.kind;
+        throw this.uploadError(kind, err);
+      }
+      if (input.truncated?.()) {
+        throw this.uploadError(kind, new MediaError('too_large', `File is too large (max ${mbLabel(this.maxBytes(kind))})`));
+      }
+      const type = received.type;
+      if (!declaredTypeAgrees(input.declaredType, type)) throw this.uploadError(kind, new MediaError('unsupported', msg.unsupported));
+      return this.ingest(userId, tmp, type, work, {
+        originalName: cleanOriginalName(input.fileName, type.ext),
+        isGenerated: false,
+        sanitize: true,
+      });
+    });
+  }
+
+  /** POST /api/library/import-url: the URL fetched safely (U5), then exactly the upload path. */
+  async importFromUrl(userId: string, url: string, kindHint?: MediaKind): Promise<LibraryItem> {
+    const kind: MediaKind = kindHint ?? 'image';
+    return this.withWorkDir(async (work) => {
+      const tmp = path.join(work, 'download');
+      const { type, fileName } = await this.fetchValidated(url, tmp, kindHint).catch((err: unknown) => {
+        throw this.uploadError(err instanceof ReceiveError && err.kind ? err.kind : kind, err);
+      });
+      return this.ingest(userId, tmp, type, work, {
+        originalName: cleanOriginalName(fileName ?? undefined, type.ext),
+        isGenerated: false,
+        sanitize: true,
+        originalImageUrl: url.length <= 2048 ? url : null,
+      });
+    });
+  }
+
+  /**
+   * Saves a tool job's result, exactly once per job: a second call (a retried
+   * job) returns the first item and stores nothing. If the job showed a
+   * pending item, that item is completed instead.
+   */
+  async saveGeneratedItem(input: SaveGeneratedInput): Promise<LibraryItem> {
+    const existing = await repo.findItemByJob(this.db, input.jobId);
+    if (existing) {
+      if (existing.user_id !== input.userId) throw new AppError('conflict', 'Job belongs to another user');
+      if (existing.status === 'ready') return this.toItem(existing);
+      return this.completePendingItem({
+        userId: input.userId,
+        jobId: input.jobId,
+        localPath: input.localPath,
+        contentType: input.contentType,
+        durationSeconds: input.durationSeconds,
+        originalImageUrl: input.originalImageUrl,
+      });
+    }
+    const type = await this.generatedType(input.localPath, input.kind, input.contentType);
+    return this.withWorkDir((work) =>
+      this.ingest(input.userId, input.localPath, type, work, {
+        originalName: input.originalName ?? generatedName(input.generationType, input.prompt),
+        isGenerated: true,
+        sanitize: false,
+        generationType: input.generationType,
+        originalImageUrl: input.originalImageUrl ?? null,
+        durationSeconds: input.durationSeconds ?? null,
+        prompt: input.prompt ?? null,
+        jobId: input.jobId,
+      }),
+    );
+  }
+
+  /** A video that shows as PENDING / 'Generating...' while its job runs (storage path under pending/). */
+  async createPendingItem(input: CreatePendingInput): Promise<LibraryItem> {
+    const contentType = input.contentType?.startsWith('video/') ? input.contentType : 'video/mp4';
+    const ext = extensionFor(contentType);
+    const key = pendingKey(input.userId, input.jobId, ext);
+    const row =
+      (await repo.insertItem(this.db, {
+        userId: input.userId,
+        filename: `${input.jobId}.${ext}`,
+        originalName: input.originalName ?? generatedName(input.generationType, input.prompt),
+        fileSize: 0,
+        contentType,
+        storagePath: key,
+        isGenerated: true,
+        generationType: input.generationType,
+        originalImageUrl: input.originalImageUrl ?? null,
+        durationSeconds: input.durationSeconds ?? 4,
+        status: 'pending',
+        jobId: input.jobId,
+        prompt: input.prompt ?? null,
+      })) ?? (await repo.findItemByJob(this.db, input.jobId));
+    if (!row || row.user_id !== input.userId) throw new AppError('conflict', 'Job belongs to another user');
+    return this.toItem(row);
+  }
+
+  /** Stores the finished video of a pending item; exactly once (a second call returns the ready item). */
+  async completePendingItem(input: CompletePendingInput): Promise<LibraryItem> {
+    const existing = await repo.findItemByJob(this.db, input.jobId);
+    if (!existing || existing.user_id !== input.userId) throw new AppError('not_found', 'No pending item for this job');
+    if (existing.status === 'ready') return this.toItem(existing);
+    const type = await this.generatedType(input.localPath, existing.kind, input.contentType ?? existing.content_type);
+    return this.withWorkDir(async (work) => {
+      const prepared = await this.prepare(input.localPath, type, work, false, true);
+      const stored = await this.store(input.userId, prepared, type);
+      try {
+        const row = await repo.completeItem(this.db, input.jobId, {
+          filename: stored.filename,
+          storagePath: stored.key,
+          fileSize: stored.size,
+          contentType: type.contentType,
+          thumbnailPath: stored.thumbKey,
+          width: prepared.width,
+          height: prepared.height,
+          durationSeconds: prepared.durationSeconds ?? input.durationSeconds ?? null,
+          originalImageUrl: input.originalImageUrl ?? null,
+        });
+        if (row) return this.toItem(row);
+      } catch (err) {
+        await this.removeStored(stored.key, stored.thumbKey);
+        this.log.error({ err, jobId: input.jobId }, 'library: completing a pending item failed; removing stored files');
+        throw new AppError('internal', msg.saveFailed(type.kind, msg.databaseUnavailable));
+      }
+      // Another completion won the race: ours is surplus.
+      await this.removeStored(stored.key, stored.thumbKey);
+      return this.toItem((await repo.findItemByJob(this.db, input.jobId))!);
+    });
+  }
+
+  /** Marks a pending item failed (shown with a retry action). */
+  async failPendingItem(input: { userId: string; jobId: string; error: string }): Promise<LibraryItem | null> {
+    const row = await repo.failItem(this.db, input.jobId, input.error.slice(0, 500));
+    if (row && row.user_id !== input.userId) throw new AppError('conflict', 'Job belongs to another user');
+    return row ? this.toItem(row) : null;
+  }
+
+  /**
+   * An input for a tool run as a local file in `dir`: one of the user's
+   * library items (by id), one of OUR links to the user's file (read from
+   * storage, no network), or an external URL fetched safely (U5) and
+   * checked like an upload (type by bytes, size, pixel/duration caps).
+   */
+  async readToLocalFile(userId: string, itemIdOrUrl: string, dir: string): Promise<LocalInput> {
+    const ref = itemIdOrUrl.trim();
+    let row: repo.LibraryRow | undefined;
+    if (UUID_RE.test(ref)) {
+      row = await repo.findItem(this.db, userId, ref);
+    } else {
+      const key = this.storage.keyFromUrl(ref);
+      if (key !== null) {
+        if (keyOwner(key) !== userId) throw new AppError('not_found', 'Not found');
+        row = await repo.findItemByPath(this.db, userId, key);
+      } else {
+        const dest = path.join(dir, `input-${randomUUID()}`);
+        const { type, size } = await this.fetchValidated(ref, dest).catch((err: unknown) => {
+          throw toAppError(err);
+        });
+        const named = `${dest}.${type.ext}`;
+        await fsp.rename(dest, named);
+        try {
+          // The same caps as an upload, without re-encoding (the tool reads it next).
+          await this.slots.run<unknown>(() =>
+            type.kind === 'image' ? readImageHeader(named, this.limits.imageMaxPixels) : probeVideo(named, type.contentType, this.limits.video),
+          );
+        } catch (err) {
+          await fsp.rm(named, { force: true });
+          throw toAppError(err);
+        }
+        return { path: named, contentType: type.contentType, size, kind: type.kind };
+      }
+    }
+    if (!row) throw new AppError('not_found', 'Not found');
+    if (row.status !== 'ready' || isPendingPath(row.storage_path)) throw new AppError('conflict', msg.notReady);
+    const dest = path.join(dir, `input-${randomUUID()}.${extensionFor(row.content_type)}`);
+    const got = await this.storage.get(row.storage_path);
+    await pipeline(got.stream, fs.createWriteStream(dest));
+    return { path: dest, contentType: row.content_type, size: got.size, kind: row.kind, item: await this.toItem(row) };
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  async list(userId: string, q: { kind?: MediaKind; cursor?: string; limit: number }): Promise<LibraryPage> {
+    const after = q.cursor ? decodeCursor(q.cursor) : undefined;
+    const rows = await repo.listItems(this.db, userId, q.kind, q.limit + 1, after);
+    const page = rows.slice(0, q.limit);
+    const last = page[page.length - 1];
+    return {
+      items: await Promise.all(page.map((r) => this.toItem(r))),
+      next_cursor: rows.length > q.limit && last ? encodeCursor(last) : null,
+    };
+  }
+
+  async get(userId: string, id: string): Promise<LibraryItem> {
+    return this.toItem(await this.mustFind(userId, id));
+  }
+
+  /** A signed link that downloads the file under its original name. */
+  async downloadUrl(userId: string, id: string): Promise<string> {
+    const row = await this.mustFind(userId, id);
+    if (row.status !== 'ready' || isPendingPath(row.storage_path)) throw new AppError('conflict', msg.notReady);
+    return this.storage.signedUrl(row.storage_path, {
+      downloadName: withExtension(row.original_name, extensionFor(row.content_type)),
+      contentType: row.content_type,
+    });
+  }
+
+  async counts(userId: string): Promise<LibraryCounts> {
+    const c: LibraryCounts = { images: { generated: 0, uploaded: 0, total: 0 }, videos: { generated: 0, uploaded: 0, total: 0 } };
+    for (const r of await repo.countItems(this.db, userId)) {
+      const group = r.kind === 'video' ? c.videos : c.images;
+      group[r.is_generated ? 'generated' : 'uploaded'] += r.n;
+      group.total += r.n;
+    }
+    return c;
+  }
+
+  /** Deletes the row first (nothing can point at a missing file), then its file and thumbnail. */
+  async delete(userId: string, id: string): Promise<void> {
+    if (!UUID_RE.test(id)) throw new AppError('not_found', 'Not found');
+    const gone = await repo.deleteItem(this.db, userId, id);
+    if (!gone) throw new AppError('not_found', 'Not found');
+    await this.removeStored(gone.storage_path, gone.thumbnail_path);
+  }
+
+  async retry(userId: string, id: string): Promise<LibraryItem> {
+    const row = await this.mustFind(userId, id);
+    if (row.status === 'ready' || !row.job_id) throw new AppError('conflict', msg.nothingToRetry);
+    if (!this.retryHandler) throw new AppError('unavailable', msg.retryUnavailable);
+    const current = row.status === 'failed' ? ((await repo.markPendingAgain(this.db, userId, id)) ?? row) : row;
+    await this.retryHandler({ userId, item: await this.toItem(current) });
+    return this.get(userId, id);
+  }
+
+  // --------------------------------------------------------------- helpers
+
+  private async mustFind(userId: string, id: string): Promise<repo.LibraryRow> {
+    if (!UUID_RE.test(id)) throw new AppError('not_found', 'Not found');
+    const row = await repo.findItem(this.db, userId, id);
+    if (!row) throw new AppError('not_found', 'Not found');
+    return row;
+  }
+
+  private maxBytes(kind: MediaKind) {
+    return kind === 'image' ? this.limits.imageMaxBytes : this.limits.videoMaxBytes;
+  }
+
+  private async withWorkDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+    await fsp.mkdir(this.opts.tmpDir, { recursive: true });
+    const dir = await fsp.mkdtemp(path.join(this.opts.tmpDir, 'lib-'));
+    try {
+      return await fn(dir);
+    } finally {
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** Safe download + the same checks as an upload, short of processing. */
+  private async fetchValidated(url: string, dest: string, kindHint?: MediaKind) {
+    const cap = kindHint ? this.maxBytes(kindHint) : Math.max(this.limits.imageMaxBytes, this.limits.videoMaxBytes);
+    const fetched = await this.fetcher.fetchToFile(url, dest, { maxBytes: cap, limitLabel: mbLabel(cap), timeoutMs: 20_000 });
+    try {
+      const type = await sniffType(await readHead(dest));
+      if (!type || (kindHint && type.kind !== kindHint)) throw new ReceiveError('unsupported', msg.unsupported, type?.kind ?? kindHint);
+      if (fetched.size > this.maxBytes(type.kind)) {
+        throw new ReceiveError('too_large', `File is too large (max ${mbLabel(this.maxBytes(type.kind))})`, type.kind);
+      }
+      return { type, size: fetched.size, fileName: fetched.fileName };
+    } catch (err) {
+      await fsp.rm(dest, { force: true });
+      throw err;
+    }
+  }
+
+  private async generatedType(localPath: string, kind: MediaKind, contentType?: string): Promise<SniffedType> {
+    const sniffed = await sniffType(await readHead(localPath));
+    if (sniffed && sniffed.kind === kind) return sniffed;
+    // SPEC §5 defaults, used only when the bytes could not say (and then refused: we store only what we can serve).
+    const fallback = kind === 'image' ? (contentType?.startsWith('image/') ? contentType : 'image/png') : contentType?.startsWith('video/') ? contentType : 'video/mp4';
+    throw new AppError('unprocessable', msg.uploadFailed(kind, `${msg.unsupported} (expected ${fallback})`));
+  }
+
+  private async prepare(file: string, type: SniffedType, work: string, sanitize: boolean, generated: boolean) {
+    const thumb = path.join(work, 'thumb.webp');
+    return this.slots.run(async () => {
+      if (type.kind === 'image') {
+        if (sanitize) {
+          const out = path.join(work, `clean.${type.ext}`);
+          const info = await sanitizeImage(file, type.contentType, out, thumb, this.limits.imageMaxPixels);
+          return { file: out, thumb, width: info.width, height: info.height, size: info.size, durationSeconds: null as number | null };
+        }
+        const info = await thumbnailImage(file, thumb, generated ? GENERATED_MAX_PIXELS : this.limits.imageMaxPixels);
+        const { size } = await fsp.stat(file);
+        return { file, thumb, width: info.width, height: info.height, size, durationSeconds: null as number | null };
+      }
+      const info = await probeVideo(file, type.contentType, generated ? GENERATED_VIDEO_LIMITS : this.limits.video);
+      await writePoster(file, info.durationSeconds, thumb, work);
+      const { size } = await fsp.stat(file);
+      return { file, thumb, width: info.width, height: info.height, size, durationSeconds: info.durationSeconds };
+    });
+  }
+
+  private async store(userId: string, prepared: { file: string; thumb: string; size: number }, type: SniffedType) {
+    const key = newObjectKey(userId, type.ext);
+    const thumbKey = newThumbnailKey(userId);
+    try {
+      await this.storage.put(key, fs.createReadStream(prepared.file), {
+        contentType: type.contentType,
+        cacheControl: CACHE_CONTROL,
+        contentLength: prepared.size,
+      });
+      await this.storage.put(thumbKey, await fsp.readFile(prepared.thumb), { contentType: 'image/webp', cacheControl: CACHE_CONTROL });
+    } catch (err) {
+      this.log.error({ err, key }, 'library: storage write failed');
+      await this.removeStored(key, thumbKey);
+      throw new AppError('unavailable', msg.uploadFailed(type.kind, msg.storageUnavailable));
+    }
+    return { key, thumbKey, filename: key.split('/').pop()!, size: prepared.size };
+  }
+
+  /**
+   * The common tail of every way in: probe and clean, store file and
+   * thumbnail under our keys, insert the row; if the row cannot be saved
+   * the stored files are deleted again (nothing half-written).
+   */
+  private async ingest(
+    userId: string,
+    file: string,
+    type: SniffedType,
+    work: string,
+    meta: {
+      originalName: string;
+      isGenerated: boolean;
+      sanitize: boolean;
+      generationType?: string | null;
+      originalImageUrl?: string | null;
+      durationSeconds?: number | null;
+      prompt?: string | null;
+      jobId?: string;
+    },
+  ): Promise<LibraryItem> {
+    let prepared;
+    try {
+      prepared = await this.prepare(file, type, work, meta.sanitize, meta.isGenerated);
+    } catch (err) {
+      throw this.uploadError(type.kind, err);
+    }
+    const stored = await this.store(userId, prepared, type);
+    let row: repo.LibraryRow | undefined;
+    try {
+      row = await repo.insertItem(this.db, {
+        userId,
+        filename: stored.filename,
+        originalName: meta.originalName,
+        fileSize: stored.size,
+        contentType: type.contentType,
+        storagePath: stored.key,
+        isGenerated: meta.isGenerated,
+        generationType: meta.generationType ?? null,
+        originalImageUrl: meta.originalImageUrl ?? null,
+        durationSeconds: prepared.durationSeconds ?? meta.durationSeconds ?? null,
+        thumbnailPath: stored.thumbKey,
+        width: prepared.width,
+        height: prepared.height,
+        jobId: meta.jobId ?? null,
+        prompt: meta.prompt ?? null,
+      });
+    } catch (err) {
+      this.log.error({ err, userId }, 'library: metadata insert failed; removing stored files');
+      await this.removeStored(stored.key, stored.thumbKey);
+      throw new AppError('internal', msg.saveFailed(type.kind, msg.databaseUnavailable));
+    }
+    if (row) return this.toItem(row);
+    // The job already has its item (a concurrent save won): ours is surplus.
+    await this.removeStored(stored.key, stored.thumbKey);
+    return this.toItem((await repo.findItemByJob(this.db, meta.jobId!))!);
+  }
+
+  private async removeStored(...keys: Array<string | null | undefined>) {
+    for (const key of keys) {
+      if (!key) continue;
+      await this.storage.delete(key).catch((err: unknown) => this.log.warn({ err, key }, 'library: could not delete stored file'));
+    }
+  }
+
+  private uploadError(kind: MediaKind, err: unknown): AppError {
+    if (err instanceof AppError) return err;
+    const e = toAppError(err);
+    return new AppError(e.code, msg.uploadFailed(kind, e.message));
+  }
+
+  private async toItem(r: repo.LibraryRow): Promise<LibraryItem> {
+    const ready = r.status === 'ready' && !isPendingPath(r.storage_path);
+    const ext = extensionFor(r.content_type);
+    const [url, download, thumb] = await Promise.all([
+      ready ? this.storage.signedUrl(r.storage_path, { contentType: r.content_type }) : undefined,
+      ready ? this.storage.signedUrl(r.storage_path, { contentType: r.content_type, downloadName: withExtension(r.original_name, ext) }) : undefined,
+      r.thumbnail_path ? this.storage.signedUrl(r.thumbnail_path, { contentType: 'image/webp' }) : undefined,
+    ]);
+    return {
+      id: r.id,
+      user_id: r.user_id,
+      filename: r.filename,
+      original_name: r.original_name,
+      file_size: Number(r.file_size),
+      content_type: r.content_type,
+      storage_path: r.storage_path,
+      is_generated: r.is_generated,
+      generation_type: r.generation_type,
+      original_image_url: r.original_image_url,
+      duration_seconds: r.duration_seconds === null ? null : Number(r.duration_seconds),
+      created_at: new Date(r.created_at).toISOString(),
+      kind: r.kind,
+      ...(url ? { url } : {}),
+      ...(download ? { download_url: download } : {}),
+      ...(thumb ? { thumbnail_url: thumb } : {}),
+      width: r.width,
+      height: r.height,
+      status: r.status,
+      job_id: r.job_id,
+      prompt: r.prompt,
+      error: r.error,
+    };
+  }
+}
+
+function generatedName(generationType: string, prompt?: string | null): string {
+  const p = (prompt ?? '').trim().slice(0, 50).trimEnd();
+  return p ? `${generationType}: ${p}` : generationType;
+}
+
+async function readHead(file: string): Promise<Buffer> {
+  const h = await fsp.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await h.read(buf, 0, SNIFF_BYTES, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await h.close();
+  }
+}
+
+/** Media and fetch failures as typed HTTP errors (413 / 415 / 422 / 400). */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof MediaError) {
+    const code = err.code === 'too_large' ? 'payload_too_large' : err.code === 'unsupported' ? 'unsupported_media_type' : 'unprocessable';
+    return new AppError(code, err.message);
+  }
+  if (err instanceof SafeFetchError) {
+    return new AppError(err.code === 'too_large' ? 'payload_too_large' : 'validation', err.message);
+  }
+  const e = err as { code?: string; message?: string };
+  // The multipart parser's own errors (a cut-off or malformed form).
+  if (e?.code === 'FST_REQ_FILE_TOO_LARGE') return new AppError('payload_too_large', 'File is too large');
+  if (typeof e?.code === 'string' && e.code.startsWith('FST_')) return new AppError('validation', 'The upload was malformed');
+  if (/Unexpected end of (form|multipart data)|terminated early|Malformed|boundary/i.test(e?.message ?? '')) {
+    return new AppError('validation', 'The upload was malformed or cut short');
+  }
+  if (e?.code === 'ECONNRESET' || e?.code === 'ERR_STREAM_PREMATURE_CLOSE' || e?.message === 'aborted') {
+    return new AppError('validation', 'The upload was interrupted');
+  }
+  return new AppError('internal', 'An unexpected error occurred');
+}
+
+// ------------------------------------------------------------------ cursor
+
+function encodeCursor(r: repo.LibraryRow): string {
+  return Buffer.from(`${r.cursor_us}.${r.id}`).toString('base64url');
+}
+
+function decodeCursor(c: string): repo.PageCursor {
+  const raw = Buffer.from(c, 'base64url').toString();
+  const m = /^(-?\d{1,19})\.([0-9a-f-]{36})$/.exec(raw);
+  if (!m || !UUID_RE.test(m[2]!)) throw new AppError('validation', msg.invalidCursor);
+  return { us: m[1]!, id: m[2]! };
+}
+
