@@ -50,7 +50,7 @@ export async function receiveToFile(
   const decide = async (bytes: Buffer) => {
     const t = await sniffType(bytes);
     if (!t || (opts.kindHint && t.kind !== opts.kindHint)) {
-      throw new ReceiveError('unsupported', 'Unsupported file type', t?.kind ?? opts.kindHint);
+      throw new ReceiveError('unsupported', 'Unsupported file type', opts.kindHint ?? t?.kind);
     }
     type = t;
     max = t.kind === 'image' ? limits.image : limits.video;
