@@ -193,7 +193,7 @@ export class TfWorkerPool {
       }
       if (!this.closed) this.pump();
     };
-    worker.on('error', (e) => onGone(e));
+    worker.on('error', (e: Error) => onGone(e));
     worker.on('exit', () => onGone());
     this.slots.push(slot);
     return slot;

@@ -139,7 +139,7 @@ export async function restoreImage(input: RestoreImageInput, ctx: RunContext, de
   const alpha = img.alpha ? resizeAlpha(img.alpha, img.rgb.width, img.rgb.height, outW, outH) : null;
   const out = await encodeImage(result, alpha, outputTypeFor(img.format, !!alpha), ctx.workDir, 'restored');
   ctx.onProgress({ stage: 'Done', fraction: 1 });
-  const parts = [maxim];
+  const parts: string[] = [maxim];
   if (f < 1) parts[0] += ` at ${work.width}x${work.height}`;
   if (srModel && srScale !== 1) parts.push(`esrgan-${srModel} x${srScale}`);
   return { ...out, model: `${parts.join(' + ')} (local)` };
