@@ -8,7 +8,7 @@ import { Logo } from '../../components/Logo';
 import { useActiveProduct } from '../payments/useActiveProduct';
 
 /** SPEC §2 header: product name, active plan, 'Buy ENERGY', the user's name, 'Sign Out'. */
-export function DashboardHeader({ user, onBuy, onHome }: { user: AuthUser; onBuy: () => void; onHome: () => void }) {
+export function DashboardHeader({ user, onBuy }: { user: AuthUser; onBuy: () => void }) {
   const { signOut } = useAuth();
   const plan = useActiveProduct();
   const [signingOut, setSigningOut] = useState(false);
@@ -27,9 +27,7 @@ export function DashboardHeader({ user, onBuy, onHome }: { user: AuthUser; onBuy
     <header className="sticky top-0 z-40 border-b border-zinc-800/80 bg-zinc-950/80 backdrop-blur-md">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-4 gap-y-3 px-4 py-3 sm:px-6 lg:px-8">
         <div className="flex min-w-0 items-center gap-3">
-          <button type="button" onClick={onHome} className="rounded-xl" aria-label="PixelRush - back to tools">
-            <Logo />
-          </button>
+          <Logo />
           {plan && (
             <span
               className="inline-flex min-w-0 items-center gap-1.5 rounded-full border border-zinc-800 bg-zinc-900 px-2.5 py-1 text-xs text-zinc-300"

@@ -76,7 +76,7 @@ export default function DashboardPage() {
   return (
     <PurchaseDialogContext.Provider value={purchaseCtx}>
       <div className="app-bg min-h-dvh">
-        <DashboardHeader user={user} onBuy={() => setPurchaseOpen(true)} onHome={() => view && closeView()} />
+        <DashboardHeader user={user} onBuy={() => setPurchaseOpen(true)} />
 
         <main className="mx-auto max-w-7xl space-y-8 px-4 py-6 sm:px-6 sm:py-8 lg:px-8">
           <EnergyWidget user={user} onBuy={() => setPurchaseOpen(true)} />

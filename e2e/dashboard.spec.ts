@@ -1,0 +1,218 @@
+import fs from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { expectDashboard, formError, newAccount, register, submitRegisterForm, switchToRegister } from './helpers';
+
+const SHOTS = 'test-results/screens';
+test.beforeAll(() => fs.mkdirSync(SHOTS, { recursive: true }));
+
+const VIEWS: Array<{ card: string; title: string }> = [
+  { card: 'Image Upscaler', title: 'AI Image Upscaler' },
+  { card: 'Image Editor', title: 'AI Image Editor' },
+  { card: 'Image Restore', title: 'AI Image Restore' },
+  { card: 'Image to Video', title: 'AI Image to Video' },
+  { card: 'Video Upscaler', title: 'AI Video Upscaler' },
+  { card: 'My Images', title: 'Your Images' },
+  { card: 'My Videos', title: 'Your Videos' },
+];
+
+test('landing page and register errors look right (desktop screenshots)', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: /Rush your images to perfection with AI/ })).toBeVisible();
+  await expect(page.getByText('PixelRush').first()).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/landing.png`, fullPage: true });
+  await switchToRegister(page);
+  await expect(page.getByRole('region', { name: 'Terms of Service text' })).toBeVisible();
+  await submitRegisterForm(page, { ...newAccount(), password: '123', confirmPassword: '123' });
+  await expect(formError(page)).toHaveText('Password must be at least 6 characters long');
+  await page.screenshot({ path: `${SHOTS}/register-error.png`, fullPage: true });
+});
+
+test('every card opens its view in place; Back to Tools and Escape return to the grid', async ({ page }) => {
+  await register(page, newAccount());
+  await page.screenshot({ path: `${SHOTS}/dashboard-user.png`, fullPage: true });
+
+  for (const v of VIEWS) {
+    await page.getByRole('button', { name: v.card, exact: true }).click();
+    await expect(page.getByRole('heading', { name: v.title })).toBeVisible();
+    await expect(page.getByText('coming in the next release')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'AI Tools', exact: true })).toHaveCount(0);
+    // In place: the address stays /dashboard.
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.getByRole('button', { name: 'Back to Tools' }).click();
+    await expectDashboard(page);
+    // Focus returns to the card that opened the view.
+    await expect(page.getByRole('button', { name: v.card, exact: true })).toBeFocused();
+  }
+
+  // Escape goes back too.
+  await page.getByRole('button', { name: 'Image Editor', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'AI Image Editor' })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/view-editor.png`, fullPage: true });
+  await page.keyboard.press('Escape');
+  await expectDashboard(page);
+
+  // A reload keeps the open view; the browser Back button returns to the grid.
+  await page.getByRole('button', { name: 'My Videos', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Your Videos' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Your Videos' })).toBeVisible();
+  await page.goBack();
+  await expectDashboard(page);
+
+  // Deep link ?view= opens a view and tidies the address.
+  await page.goto('/dashboard?view=gallery');
+  await expect(page.getByRole('heading', { name: 'Your Images' })).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('cards are reachable and usable with the keyboard', async ({ page }) => {
+  await register(page, newAccount());
+  const card = page.getByRole('button', { name: 'Image Restore', exact: true });
+  await card.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'AI Image Restore' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Back to Tools' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expectDashboard(page);
+});
+
+test('Buy ENERGY and Buy More open the purchase dialog; Escape closes only the dialog', async ({ page }) => {
+  await register(page, newAccount());
+  await page.getByRole('button', { name: 'Buy ENERGY' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Purchase ENERGY' });
+  await expect(dialog).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/purchase-dialog.png` });
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+
+  await page.getByRole('button', { name: 'Image Upscaler', exact: true }).click();
+  await page.getByRole('button', { name: 'Buy More' }).click();
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  // Still in the view: Escape was used by the dialog.
+  await expect(page.getByRole('heading', { name: 'AI Image Upscaler' })).toBeVisible();
+});
+
+test('prices fall back to the defaults when they cannot be loaded', async ({ page }) => {
+  await page.route('**/api/pricing', (route) => route.fulfill({ status: 500, json: { error: 'boom', code: 'internal' } }));
+  await register(page, newAccount());
+  await expect(page.getByText('Could not load prices; showing default prices.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Image Upscaler', exact: true })).toContainText('2 ENERGY');
+  await expect(page.getByRole('button', { name: 'Image to Video', exact: true })).toContainText('5 ENERGY');
+  await expect(page.getByRole('button', { name: 'Video Upscaler', exact: true })).toContainText('20 ENERGY');
+});
+
+test('prices come from the server when available', async ({ page }) => {
+  await page.route('**/api/pricing', (route) =>
+    route.fulfill({
+      json: [
+        {
+          tool_name: 'fal-upscaler',
+          display_name: 'Image Upscaler',
+          description: 'Make it big',
+          base_energy_cost: 10,
+          discount_percentage: 30,
+          is_active: true,
+          effective_cost: 7,
+        },
+      ],
+    }),
+  );
+  await register(page, newAccount());
+  const card = page.getByRole('button', { name: 'Image Upscaler', exact: true });
+  await expect(card).toContainText('7 ENERGY');
+  await expect(card).toContainText('Make it big');
+  await expect(page.getByText('Could not load prices')).toHaveCount(0);
+});
+
+test('recent transactions: list, Show older, and the error message', async ({ page }) => {
+  const tx = (i: number, extra: Record<string, unknown> = {}) => ({
+    id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    created_at: new Date(Date.UTC(2025, 0, 20 - i, 12)).toISOString(),
+    type: 'spend',
+    description: `Image Upscaler run ${i}`,
+    amount: -2,
+    amount_paid_cents: null,
+    ...extra,
+  });
+  await page.route('**/api/transactions?*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.searchParams.get('cursor') === 'page2') {
+      return route.fulfill({ json: { items: [tx(11, { type: 'refund', amount: 2, description: 'Refund for failed run' })], next_cursor: null } });
+    }
+    expect(url.searchParams.get('limit')).toBe('10');
+    const items = [tx(0, { type: 'purchase', amount: 50, amount_paid_cents: 1000, description: 'Starter bundle' })];
+    for (let i = 1; i < 10; i++) items.push(tx(i));
+    return route.fulfill({ json: { items, next_cursor: 'page2' } });
+  });
+  await register(page, newAccount());
+  const panel = page.getByRole('region', { name: 'Recent transactions' });
+  await expect(panel.getByTestId('transaction')).toHaveCount(10);
+  await expect(panel.getByTestId('transaction').first()).toContainText('Starter bundle');
+  await expect(panel.getByTestId('transaction').first()).toContainText('+50');
+  await expect(panel.getByTestId('transaction').first()).toContainText('$10.00');
+  await expect(panel.getByTestId('transaction').nth(1)).toContainText('-2');
+  await panel.getByRole('button', { name: 'Show older' }).click();
+  await expect(panel.getByTestId('transaction')).toHaveCount(11);
+  await expect(panel.getByTestId('transaction').last()).toContainText('Refund for failed run');
+  await expect(panel.getByRole('button', { name: 'Show older' })).toHaveCount(0);
+
+  await page.unroute('**/api/transactions?*');
+  await page.route('**/api/transactions?*', (route) =>
+    route.fulfill({ status: 500, json: { error: 'database is down', code: 'internal' } }),
+  );
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Recent transactions' }).getByRole('alert')).toHaveText(
+    /Failed to load transactions: database is down/,
+  );
+});
+
+test('the session loading screen is shown while /api/me is pending', async ({ page }) => {
+  let release: () => void = () => {};
+  const gate = new Promise<void>((r) => (release = r));
+  await page.route('**/api/me', async (route) => {
+    await gate;
+    await route.fallback();
+  });
+  await page.goto('/dashboard', { waitUntil: 'domcontentloaded' });
+  await expect(page.getByText('Loading your AI workspace...')).toBeVisible();
+  release();
+  await expect(page.getByText('Built for creators and professionals')).toBeVisible();
+});
+
+test('role checks that fail leave both flags false', async ({ page }) => {
+  await page.route('**/functions/v1/check-admin-status', (route) => route.fulfill({ status: 500, json: { error: 'x' } }));
+  await page.route('**/functions/v1/check-vip-status', (route) => route.fulfill({ json: { isVip: true } }));
+  await register(page, newAccount());
+  await expect(page.getByRole('button', { name: 'Buy More' })).toBeVisible();
+  await expect(page.getByText('FREE (VIP)')).toHaveCount(0);
+});
+
+test('a VIP sees free tools and no Buy More', async ({ page }) => {
+  await page.route('**/functions/v1/check-vip-status', (route) => route.fulfill({ json: { isVip: true } }));
+  await register(page, newAccount());
+  await expect(page.getByText('FREE (VIP)')).toHaveCount(5);
+  const balance = page.getByRole('region', { name: 'ENERGY balance' });
+  await expect(balance.getByText('VIP', { exact: true })).toBeVisible();
+  await expect(balance.getByText('VIP access - unlimited usage')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Buy More' })).toHaveCount(0);
+  await expect(page.getByText('Admin Controls')).toHaveCount(0);
+});
+
+test('referral-only registration shows the invite code field', async ({ page }) => {
+  await page.route('**/api/settings/referral', (route) => route.fulfill({ json: { is_referral_only: true } }));
+  await page.goto('/');
+  await switchToRegister(page);
+  await expect(page.getByLabel('Invite code')).toBeVisible();
+  await submitRegisterForm(page, newAccount());
+  await expect(formError(page)).toHaveText('Invite code is required to create an account');
+});
+
+test('open registration hides the invite code field', async ({ page }) => {
+  await page.route('**/api/settings/referral', (route) => route.fulfill({ status: 404, json: { error: 'Not found' } }));
+  await page.goto('/');
+  await switchToRegister(page);
+  await expect(page.getByLabel('Full name')).toBeVisible();
+  await expect(page.getByLabel('Invite code')).toHaveCount(0);
+});
