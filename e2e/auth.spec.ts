@@ -208,6 +208,7 @@ test.describe('routes', () => {
   test('an unknown path shows the not-found view with a link home', async ({ page }) => {
     await page.goto('/no/such/page');
     await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await page.screenshot({ path: 'test-results/screens/not-found.png' });
     await page.getByRole('link', { name: 'Go home' }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     await expectLanding(page);
@@ -248,6 +249,14 @@ test.describe('phone layout', () => {
     await expectDashboard(page);
     await noHorizontalScroll(page);
     await page.screenshot({ path: 'test-results/screens/phone-dashboard.png', fullPage: true });
+    await page.screenshot({ path: 'test-results/screens/phone-dashboard-top.png' });
+    // The header keeps the name readable and every control on screen.
+    await expect(page.getByTestId('user-name')).toBeVisible();
+    expect((await page.getByTestId('user-name').boundingBox())!.width).toBeGreaterThan(60);
+    for (const name of ['Buy ENERGY', 'Sign Out']) {
+      const box = (await page.getByRole('button', { name }).boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
 
     // One column of cards.
     const a = await page.getByRole('button', { name: 'Image Upscaler', exact: true }).boundingBox();

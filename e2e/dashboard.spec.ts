@@ -177,6 +177,7 @@ test('the session loading screen is shown while /api/me is pending', async ({ pa
   });
   await page.goto('/dashboard', { waitUntil: 'domcontentloaded' });
   await expect(page.getByText('Loading your AI workspace...')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/loading.png` });
   release();
   await expect(page.getByText('Built for creators and professionals')).toBeVisible();
 });

@@ -17,14 +17,14 @@ export function LandingPage() {
         <Logo />
       </header>
 
-      <main className="mx-auto grid w-full max-w-6xl flex-1 items-center gap-10 px-5 py-10 sm:px-8 lg:grid-cols-[1.1fr_1fr] lg:gap-16 lg:py-16">
-        <section aria-labelledby="landing-title" className="min-w-0">
+      <main className="mx-auto grid w-full max-w-6xl flex-1 content-center gap-8 px-5 py-8 sm:px-8 lg:grid-cols-[1.15fr_1fr] lg:gap-x-16 lg:gap-y-8 lg:py-16">
+        <section aria-labelledby="landing-title" className="min-w-0 lg:self-end">
           <p className="inline-flex items-center gap-1.5 rounded-full border border-fuchsia-500/30 bg-fuchsia-500/10 px-3 py-1 text-xs font-semibold text-fuchsia-300">
             <Zap className="size-3.5" aria-hidden="true" fill="currentColor" /> AI image & video workspace
           </p>
           <h1
             id="landing-title"
-            className="mt-5 text-4xl leading-[1.1] font-extrabold tracking-tight text-white sm:text-5xl lg:text-6xl"
+            className="mt-5 text-4xl leading-[1.08] font-extrabold tracking-tight text-balance text-white sm:text-5xl xl:text-[3.5rem]"
           >
             Rush your images to{' '}
             <span className="bg-gradient-to-r from-violet-400 via-fuchsia-400 to-amber-300 bg-clip-text text-transparent">
@@ -36,24 +36,29 @@ export function LandingPage() {
             Upscale, edit, restore and animate your pictures in seconds. Pay only for what you use with ENERGY, and
             keep every result in your personal library.
           </p>
-          <ul className="mt-8 grid gap-3 sm:grid-cols-2">
-            {HIGHLIGHTS.map(({ icon: Icon, title, text }) => (
-              <li key={title} className="flex gap-3 rounded-xl border border-zinc-800/80 bg-zinc-900/40 p-3.5">
-                <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-violet-500/15 text-violet-300">
-                  <Icon className="size-4.5" aria-hidden="true" />
-                </span>
-                <span>
-                  <span className="block text-sm font-semibold text-zinc-100">{title}</span>
-                  <span className="block text-xs text-zinc-400">{text}</span>
-                </span>
-              </li>
-            ))}
-          </ul>
         </section>
 
-        <section aria-label="Sign in or create an account" className="mx-auto w-full max-w-md lg:mx-0 lg:justify-self-end">
+        {/* After the pitch on phones; beside it, across both rows, on wide screens. */}
+        <section
+          aria-label="Sign in or create an account"
+          className="mx-auto w-full max-w-md lg:col-start-2 lg:row-span-2 lg:row-start-1 lg:mx-0 lg:self-center lg:justify-self-end"
+        >
           <AuthForm />
         </section>
+
+        <ul className="grid min-w-0 gap-3 sm:grid-cols-2 lg:self-start" aria-label="What you can do">
+          {HIGHLIGHTS.map(({ icon: Icon, title, text }) => (
+            <li key={title} className="flex gap-3 rounded-xl border border-zinc-800/80 bg-zinc-900/40 p-3.5">
+              <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-violet-500/15 text-violet-300">
+                <Icon className="size-4.5" aria-hidden="true" />
+              </span>
+              <span>
+                <span className="block text-sm font-semibold text-zinc-100">{title}</span>
+                <span className="block text-xs text-zinc-400">{text}</span>
+              </span>
+            </li>
+          ))}
+        </ul>
       </main>
 
       <footer className="border-t border-zinc-900 py-6 text-center text-sm text-zinc-500">

@@ -25,15 +25,15 @@ export function DashboardHeader({ user, onBuy }: { user: AuthUser; onBuy: () => 
 
   return (
     <header className="sticky top-0 z-40 border-b border-zinc-800/80 bg-zinc-950/80 backdrop-blur-md">
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-4 gap-y-3 px-4 py-3 sm:px-6 lg:px-8">
-        <div className="flex min-w-0 items-center gap-3">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-2.5 px-4 py-3 sm:px-6 lg:px-8">
+        <div className="order-1 mr-auto flex min-w-0 items-center gap-3">
           <Logo />
           {plan && (
             <span
               className="inline-flex min-w-0 items-center gap-1.5 rounded-full border border-zinc-800 bg-zinc-900 px-2.5 py-1 text-xs text-zinc-300"
               data-testid="active-plan"
             >
-              <span className="max-w-[8rem] truncate font-medium sm:max-w-[12rem]">{plan.name}</span>
+              <span className="max-w-[7rem] truncate font-medium sm:max-w-[12rem]">{plan.name}</span>
               {plan.isActive && (
                 <span className="inline-flex items-center gap-0.5 font-semibold text-emerald-400">
                   <BadgeCheck className="size-3.5" aria-hidden="true" /> Active
@@ -43,12 +43,10 @@ export function DashboardHeader({ user, onBuy }: { user: AuthUser; onBuy: () => 
           )}
         </div>
 
-        <div className="flex min-w-0 flex-1 items-center justify-end gap-2 sm:flex-none">
-          <Button variant="energy" size="sm" onClick={onBuy} className="px-3 py-2 text-sm">
-            <Zap className="size-4" fill="currentColor" aria-hidden="true" /> Buy ENERGY
-          </Button>
+        {/* Phone: a second row with the name and Buy ENERGY; wider screens: one row. */}
+        <div className="order-3 flex w-full min-w-0 items-center gap-2 sm:order-2 sm:w-auto">
           <span
-            className="flex min-w-0 items-center gap-2 rounded-full border border-zinc-800 bg-zinc-900/80 py-1 pr-3 pl-1"
+            className="flex min-w-0 flex-1 items-center gap-2 rounded-full border border-zinc-800 bg-zinc-900/80 py-1 pr-3 pl-1 sm:order-2 sm:flex-none"
             title={user.email}
           >
             <span
@@ -57,16 +55,25 @@ export function DashboardHeader({ user, onBuy }: { user: AuthUser; onBuy: () => 
             >
               {displayName.slice(0, 1)}
             </span>
-            <span className="max-w-[7rem] truncate text-sm font-medium text-zinc-200 sm:max-w-[12rem]" data-testid="user-name">
+            <span className="min-w-0 truncate text-sm font-medium text-zinc-200 sm:max-w-[14rem]" data-testid="user-name">
               {displayName}
             </span>
           </span>
-          <Button variant="ghost" size="sm" onClick={handleSignOut} loading={signingOut} className="px-2.5 py-2 text-sm">
-            {!signingOut && <LogOut className="size-4" aria-hidden="true" />}
-            <span className="sr-only sm:not-sr-only">Sign Out</span>
+          <Button variant="energy" size="sm" onClick={onBuy} className="shrink-0 px-3 py-2 text-sm sm:order-1">
+            <Zap className="size-4" fill="currentColor" aria-hidden="true" /> Buy ENERGY
           </Button>
         </div>
 
+        <Button
+          variant="ghost"
+          size="sm"
+          onClick={handleSignOut}
+          loading={signingOut}
+          className="order-2 shrink-0 px-2.5 py-2 text-sm sm:order-3"
+        >
+          {!signingOut && <LogOut className="size-4" aria-hidden="true" />}
+          Sign Out
+        </Button>
       </div>
     </header>
   );

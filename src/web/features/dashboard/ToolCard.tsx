@@ -61,7 +61,7 @@ export function ToolCard({ cardId, title, description, icon: Icon, accent = 'vio
       <span id={`${id}-t`} className="mt-4 block text-base font-semibold text-white">
         {title}
       </span>
-      <span id={`${id}-d`} className="mt-1 block text-sm leading-snug text-zinc-400">
+      <span id={`${id}-d`} className="mt-1 mb-4 block text-sm leading-snug text-zinc-400">
         {description}
       </span>
       <span id={`${id}-c`} className="mt-auto block border-t border-zinc-800/80 pt-3 text-sm">

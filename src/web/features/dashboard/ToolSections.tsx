@@ -1,4 +1,5 @@
 import type { ComponentType, ReactNode } from 'react';
+import clsx from 'clsx';
 import {
   Brain,
   Clapperboard,
@@ -35,7 +36,20 @@ const AI_TOOLS: ToolCardDef[] = [
   { view: 'video-upscaler', title: 'Video Upscaler', icon: MonitorUp, accent: 'sky' },
 ];
 
-function Section({ title, id, children, note }: { title: string; id: string; children: ReactNode; note?: ReactNode }) {
+function Section({
+  title,
+  id,
+  children,
+  note,
+  wide,
+}: {
+  title: string;
+  id: string;
+  children: ReactNode;
+  note?: ReactNode;
+  /** Five cards: one row of five on wide screens. */
+  wide?: boolean;
+}) {
   return (
     <section aria-labelledby={id}>
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
@@ -44,7 +58,9 @@ function Section({ title, id, children, note }: { title: string; id: string; chi
         </h2>
         {note}
       </div>
-      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">{children}</div>
+      <div className={clsx('grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3', wide ? 'xl:grid-cols-5' : 'xl:grid-cols-4')}>
+        {children}
+      </div>
     </section>
   );
 }
@@ -104,6 +120,7 @@ export function ToolSections({ user, onOpen }: { user: AuthUser; onOpen: (view: 
       <Section
         title="Image & Video Tools"
         id="section-tools"
+        wide
         note={
           pricing.usingFallback ? (
             <p role="status" className="flex items-center gap-1.5 text-xs text-amber-300/90">
