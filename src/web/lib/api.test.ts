@@ -8,6 +8,16 @@ function respond(status: number, body: unknown) {
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** The ApiError a call rejects with. */
+async function caught(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p;
+  } catch (e) {
+    return e as ApiError;
+  }
+  throw new Error('expected the call to fail');
+}
+
 describe('api', () => {
   it('sends JSON with the session cookie and parses the answer', async () => {
     const fetchMock = respond(200, { ok: true });
@@ -32,7 +42,7 @@ describe('api', () => {
 
   it('throws ApiError with the server message, status and code', async () => {
     vi.stubGlobal('fetch', respond(409, { error: 'An account with this email already exists', code: 'conflict' }));
-    const err = await api('/api/auth/sign-up/email', { method: 'POST', body: {} }).catch((e: ApiError) => e);
+    const err = await caught(api('/api/auth/sign-up/email', { method: 'POST', body: {} }));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.message).toBe('An account with this email already exists');
     expect(err.status).toBe(409);
@@ -42,14 +52,14 @@ describe('api', () => {
 
   it('falls back to the spec message when the server says nothing useful', async () => {
     vi.stubGlobal('fetch', respond(502, undefined));
-    const err = await api('/api/me').catch((e: ApiError) => e);
+    const err = await caught(api('/api/me'));
     expect(err.status).toBe(502);
     expect(errorMessage(err)).toBe('An unexpected error occurred');
   });
 
   it('reports network failures as status 0', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
-    const err = await api('/api/me').catch((e: ApiError) => e);
+    const err = await caught(api('/api/me'));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(0);
     expect(errorMessage(err)).toBe('An unexpected error occurred');
