@@ -40,7 +40,13 @@ export async function startToolWorkers(deps: WorkerDeps): Promise<void> {
       pollingIntervalSeconds: 1,
     },
     async ([message]) => {
-      await runToolJob(message.data, deps);
+      try {
+        await runToolJob(message.data, deps);
+      } finally {
+        // A worker that just finished fetches again at once instead of
+        // sleeping out its polling interval while work is waiting.
+        deps.queue.wake();
+      }
     },
   );
   deps.queue.workerIds.push(id);

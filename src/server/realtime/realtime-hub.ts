@@ -44,6 +44,7 @@ export const DEFAULT_HEARTBEAT_MS = 15_000;
  */
 export class RealtimeHub {
   private readonly subscribers = new Map<RealtimeSink, string>();
+  private readonly listeners = new Set<(event: RealtimeEvent) => void>();
   private channelName?: Promise<string>;
   private listening?: Promise<() => Promise<void>>;
   private timer?: NodeJS.Timeout;
@@ -108,6 +109,17 @@ export class RealtimeHub {
     };
   }
 
+  /**
+   * A listener inside the server for every event of every user (e.g. a
+   * request waiting for its job to end in another process). Call ready() first.
+   */
+  listen(listener: (event: RealtimeEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
   /** Open streams of one user (a cap per user keeps one account from holding many sockets). */
   streamsOf(userId: string): number {
     let n = 0;
@@ -126,6 +138,7 @@ export class RealtimeHub {
     if (this.timer) clearInterval(this.timer);
     const sinks = [...this.subscribers.keys()];
     this.subscribers.clear();
+    this.listeners.clear();
     for (const sink of sinks) {
       try {
         sink.close();
@@ -149,6 +162,13 @@ export class RealtimeHub {
     } catch {
       this.opts.log?.warn({ payload: payload.slice(0, 200) }, 'ignored malformed realtime payload');
       return;
+    }
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch (err) {
+        this.opts.log?.warn({ err }, 'realtime listener failed');
+      }
     }
     for (const [sink, userId] of [...this.subscribers]) {
       if (event.user_id && event.user_id !== userId) continue;

@@ -37,6 +37,9 @@ export interface JobEvent {
 /** Checked after validation, before any charge (e.g. the local editor's command language). */
 export type PromptCheck = (endpoint: ToolEndpoint, body: Record<string, unknown>) => string | null;
 
+/** Safety poll while waiting for a job; end events normally wake the wait at once. */
+const WAIT_POLL_MS = 5_000;
+
 const canonical = (v: unknown): string =>
   JSON.stringify(v, (_k, value) =>
     value && typeof value === 'object' && !Array.isArray(value)
@@ -107,6 +110,7 @@ export class ToolsService {
     });
     if (!created) return this.replay((await repo.findByIdempotencyKey(this.db, user.id, key!))!, requestHash);
 
+    this.queue.wake();
     this.energy.emit(user.id);
     if (tool.output === 'video' && endpoint === 'fal-image-to-video' && this.media.createPending) {
       await this.media.createPending({
@@ -126,29 +130,53 @@ export class ToolsService {
     return job;
   }
 
-  /** Resolves when the job has ended or the wait times out (the job goes on regardless). */
+  /**
+   * Resolves when the job has ended or the wait times out (the job goes on
+   * regardless). Woken by the job's end event from any process; a slow poll
+   * covers a missed event.
+   */
   async waitForEnd(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<repo.ToolJobRow> {
+    this.listenForEnds();
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const job = await repo.findJob(this.db, jobId);
       if (!job) throw new AppError('not_found', toolErrors.notFound);
       if (isEnded(job.status) || Date.now() >= deadline || signal?.aborted) return job;
-      // Woken at once by a finish in this process; polling covers other processes.
       await new Promise<void>((resolve) => {
         const wake = () => {
           clearTimeout(timer);
-          this.finished.get(jobId)?.delete(wake);
+          const set = this.finished.get(jobId);
+          set?.delete(wake);
+          if (set?.size === 0) this.finished.delete(jobId);
           signal?.removeEventListener('abort', wake);
           resolve();
         };
-        const timer = setTimeout(wake, Math.min(1000, Math.max(10, deadline - Date.now())));
+        const timer = setTimeout(wake, Math.min(WAIT_POLL_MS, Math.max(10, deadline - Date.now())));
         let set = this.finished.get(jobId);
         if (!set) this.finished.set(jobId, (set = new Set()));
         set.add(wake);
         signal?.addEventListener('abort', wake, { once: true });
       });
-      if (this.finished.get(jobId)?.size === 0) this.finished.delete(jobId);
     }
+  }
+
+  private listening = false;
+
+  private listenForEnds(): void {
+    if (this.listening) return;
+    this.listening = true;
+    this.realtime
+      .ready()
+      .then(() =>
+        this.realtime.listen((event) => {
+          const data = event.data as Partial<JobEvent> | null;
+          if (event.type !== JOB_EVENT || !data?.id || !data.status || !isEnded(data.status)) return;
+          for (const wake of this.finished.get(data.id) ?? []) wake();
+        }),
+      )
+      .catch(() => {
+        this.listening = false;
+      });
   }
 
   /** The spec's response fields for a finished job (fresh signed URLs), plus job_id. */
