@@ -40,7 +40,7 @@ export interface LocalAiProviderOptions {
   upscaleBudgetSeconds?: number;
   /** Seconds the super-resolution stage of restore may take (default 20). */
   restoreSrBudgetSeconds?: number;
-  /** Seconds the per-frame AI video path may take before falling back to lanczos (default 200; spec: 2-4 min). */
+  /** Seconds the per-frame AI video path may take before falling back to lanczos (default 240; spec: 2-4 min). */
   videoAiBudgetSeconds?: number;
   /** Idle time after which worker threads exit and free their memory (default 120 s). */
   workerIdleMs?: number;
@@ -61,7 +61,7 @@ export function createLocalAiProvider(opts: LocalAiProviderOptions = {}): LocalA
     restoreImage: (input, ctx) => restoreImage(input, ctx, { pool, srBudgetSeconds: opts.restoreSrBudgetSeconds ?? 20 }),
     editImage: (input, ctx) => editImage(input, ctx),
     imageToVideo: (input, ctx) => imageToVideo(input, ctx),
-    upscaleVideo: (input, ctx) => upscaleVideo(input, ctx, { pool, aiBudgetSeconds: opts.videoAiBudgetSeconds ?? 200 }),
+    upscaleVideo: (input, ctx) => upscaleVideo(input, ctx, { pool, aiBudgetSeconds: opts.videoAiBudgetSeconds ?? 240 }),
     validateEditPrompt,
     close: () => pool.close(),
   };

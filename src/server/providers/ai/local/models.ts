@@ -13,7 +13,7 @@ export type ModelScale = 2 | 3 | 4 | 8;
 export const ESRGAN_COST: Record<EsrganSize, Record<ModelScale, number>> = {
   slim: { 2: 13, 3: 16, 4: 23, 8: 85 },
   medium: { 2: 44, 3: 45, 4: 46, 8: 110 },
-  thick: { 2: 380, 3: 385, 4: 400, 8: 470 },
+  thick: { 2: 420, 3: 425, 4: 440, 8: 520 },
 };
 
 /** MAXIM (denoise/deblur/enhance) seconds per input megapixel on one worker, 256 px tiles, warm. */

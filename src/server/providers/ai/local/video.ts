@@ -222,7 +222,9 @@ export async function imageToVideo(input: ImageToVideoInput, ctx: RunContext): P
   if (film) {
     let f = `minterpolate=fps=${fps * k}:mi_mode=mci:mc_mode=aobmc:me_mode=bidir:vsbmc=1`;
     if (!adjust) f += `,setpts=${k}*PTS`;
-    vf.push('-vf', f, '-r', String(outFps));
+    // Extra copies of the last frame are fed (below) so the interpolator has a
+    // frame to blend towards; the output is cut at exactly n x k frames.
+    vf.push('-vf', f, '-r', String(outFps), '-frames:v', String(n * k));
   }
   const args = [
     '-hide_banner', '-loglevel', 'error', '-y',
@@ -245,6 +247,7 @@ export async function imageToVideo(input: ImageToVideoInput, ctx: RunContext): P
       resampleWindow(src, x0, y0, ww, wh, W, H, 'bicubic', frame);
       // The encoder reads a copy: `frame` is reused for the next one.
       await writeFrame(enc, Buffer.from(frame), ctx.signal);
+      if (film && i === n - 1) for (let r = 0; r < k; r++) await writeFrame(enc, Buffer.from(frame), ctx.signal);
       ctx.onProgress({ stage: `Rendering frame ${i + 1} of ${n}`, fraction: 0.02 + (film ? 0.6 : 0.9) * ((i + 1) / n) });
     }
     enc.child.stdin!.end();
