@@ -85,7 +85,7 @@ function harness(over: Partial<RunContext> = {}): Harness {
   return { ctx, controller, progress, saved, statusCallsAtSave };
 }
 
-const queueKinds = new Set(['initiate', 'submit', 'status', 'result', 'cancel']);
+const queueKinds = new Set(['initiate', 'initiate-multipart', 'submit', 'status', 'result', 'cancel']);
 
 function expectAuth(requests: RecordedRequest[]) {
   for (const r of requests) {
@@ -311,6 +311,28 @@ describe('fal provider: tools', () => {
     expect(out).toMatchObject({ model: 'fal-ai/video-upscaler', contentType: 'video/mp4', width: 64, height: 48 });
     expect(out.durationSeconds).toBeGreaterThan(0.5);
     expect(out.durationSeconds).toBeLessThan(2);
+  });
+
+  it('a video over 90 MB goes through the multipart upload (10 MB parts), then submits its URL', async () => {
+    const big = { path: path.join(inputsDir, 'big.mp4'), contentType: 'video/mp4' };
+    const bytes = Buffer.alloc(91 * 1024 * 1024, 7);
+    fake.mp4.bytes.copy(bytes);
+    await fs.writeFile(big.path, bytes);
+    try {
+      const out = await provider().upscaleVideo({ video: big, scale: 2 }, harness().ctx);
+      expect(fake.of('initiate')).toEqual([]);
+      expect(fake.of('initiate-multipart')).toHaveLength(1);
+      expect(fake.of('upload-part')).toHaveLength(10);
+      expect(fake.of('upload-complete')).toHaveLength(1);
+      const upload = fake.uploads[0]!;
+      expect(upload.contentType).toBe('video/mp4');
+      expect(upload.bytes?.equals(bytes)).toBe(true);
+      expect(fake.of('submit')[0]!.json).toEqual({ video_url: upload.fileUrl, scale: 2 });
+      expect(out.model).toBe('fal-ai/video-upscaler');
+      expectAuth(fake.requests);
+    } finally {
+      await fs.rm(big.path, { force: true });
+    }
   });
 
   it('takes the content type from the URL extension when neither the CDN nor fal says', async () => {

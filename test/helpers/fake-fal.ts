@@ -4,6 +4,8 @@
  *
  *   POST /storage/upload/initiate?storage_type=fal-cdn-v3  {content_type, file_name} -> {upload_url, file_url}
  *   PUT  /upload/{token}                                    the bytes (no auth)
+ *   POST /storage/upload/initiate-multipart?...             (files over 90 MB) -> {upload_url, file_url}, then
+ *   PUT  /multipart/{token}/{n} -> {partNumber, etag}; POST /multipart/{token}/complete {parts}
  *   POST /{owner}/{alias}[/{subpath}]                       submit -> {request_id, response_url, status_url, cancel_url, queue_position}
  *   GET  /{owner}/{alias}/requests/{id}/status?logs=1       IN_QUEUE -> IN_PROGRESS (logs) -> COMPLETED
  *   GET  /{owner}/{alias}/requests/{id}                     the output JSON, or the failure (non-2xx)
@@ -30,7 +32,7 @@ export const KNOWN_ENDPOINTS = [
   'fal-ai/video-upscaler',
 ] as const;
 
-export type RequestKind = 'initiate' | 'upload' | 'submit' | 'status' | 'result' | 'cancel' | 'file' | 'unknown';
+export type RequestKind = 'initiate' | 'upload' | 'initiate-multipart' | 'upload-part' | 'upload-complete' | 'submit' | 'status' | 'result' | 'cancel' | 'file' | 'unknown';
 
 export interface RecordedRequest {
   seq: number;
@@ -87,6 +89,8 @@ export interface FakeUpload {
   putContentType?: string;
   bytes?: Buffer;
   fileUrl: string;
+  /** Multipart uploads: the parts received, by number. */
+  parts?: Map<number, Buffer>;
 }
 
 export interface FakeFal {
@@ -310,6 +314,44 @@ export async function startFakeFal(opts: { apiKey?: string } = {}): Promise<Fake
       };
       fake.uploads.push(upload);
       return send(200, { upload_url: `${base}/upload/${token}`, file_url: upload.fileUrl });
+    }
+    if (method === 'POST' && url.pathname === '/storage/upload/initiate-multipart') {
+      record.kind = 'initiate-multipart';
+      if (!authorised()) return;
+      if (url.searchParams.get('storage_type') !== 'fal-cdn-v3') return send(400, { detail: 'storage_type must be fal-cdn-v3' });
+      const j = (record.json ?? {}) as { content_type?: string; file_name?: string };
+      if (!j.content_type || !j.file_name) return send(422, { detail: [{ loc: ['body'], msg: 'content_type and file_name are required', type: 'missing' }] });
+      const token = randomUUID();
+      const upload: FakeUpload = {
+        token,
+        contentType: j.content_type,
+        fileName: j.file_name,
+        fileUrl: `${base}/files/${token}/${encodeURIComponent(j.file_name)}`,
+        parts: new Map(),
+      };
+      fake.uploads.push(upload);
+      return send(200, { upload_url: `${base}/multipart/${token}`, file_url: upload.fileUrl });
+    }
+    if (parts[0] === 'multipart' && parts.length === 3) {
+      const upload = fake.uploads.find((u) => u.token === parts[1] && u.parts);
+      if (method === 'PUT' && /^\d+$/.test(parts[2]!)) {
+        record.kind = 'upload-part';
+        if (!upload) return send(404, { detail: 'Unknown upload' });
+        const n = Number(parts[2]);
+        upload.parts!.set(n, body);
+        return send(200, { partNumber: n, etag: `"etag-${n}"` });
+      }
+      if (method === 'POST' && parts[2] === 'complete') {
+        record.kind = 'upload-complete';
+        if (!upload) return send(404, { detail: 'Unknown upload' });
+        const listed = ((record.json as { parts?: Array<{ partNumber: number; etag: string }> } | undefined)?.parts ?? []);
+        const numbers = [...upload.parts!.keys()].sort((a, b) => a - b);
+        const ok = listed.length === numbers.length && listed.every((p, i) => p.partNumber === numbers[i] && p.etag === `"etag-${numbers[i]}"`);
+        if (!ok) return send(400, { detail: 'Parts do not match' });
+        upload.bytes = Buffer.concat(numbers.map((n) => upload.parts!.get(n)!));
+        files.set(`${upload.token}/${upload.fileName}`, { bytes: upload.bytes, contentType: upload.contentType });
+        return send(200, { ok: true });
+      }
     }
     if (method === 'PUT' && parts[0] === 'upload' && parts.length === 2) {
       record.kind = 'upload';
