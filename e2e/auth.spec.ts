@@ -1,14 +1,13 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import {
-  ADMIN_EMAIL,
-  DEFAULT_PASSWORD,
   expectDashboard,
   expectLanding,
   fillSignIn,
   formError,
   newAccount,
   register,
+  registerOrSignInAdmin,
   signIn,
   signOut,
   submitRegisterForm,
@@ -174,15 +173,8 @@ test.describe('roles on the dashboard', () => {
   });
 
   test('the admin sees Admin Controls, free tools and no Buy More', async ({ page }) => {
-    const admin = { name: 'Site Admin', email: ADMIN_EMAIL, password: DEFAULT_PASSWORD };
     // ADMIN_EMAILS makes this account admin; it can be registered once per server run.
-    await page.goto('/');
-    await switchToRegister(page);
-    await submitRegisterForm(page, admin);
-    const taken = page.getByText('An account with this email already exists');
-    await expect(page.getByRole('heading', { name: 'AI Tools', exact: true }).or(taken)).toBeVisible();
-    if (await taken.isVisible()) await signIn(page, admin);
-    await expectDashboard(page);
+    await registerOrSignInAdmin(page);
 
     await expect(page.getByRole('heading', { name: 'Admin Controls' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Admin Dashboard' })).toContainText(

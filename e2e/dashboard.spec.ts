@@ -1,6 +1,14 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { expectDashboard, formError, newAccount, register, submitRegisterForm, switchToRegister } from './helpers';
+import {
+  expectDashboard,
+  formError,
+  newAccount,
+  register,
+  registerOrSignInAdmin,
+  submitRegisterForm,
+  switchToRegister,
+} from './helpers';
 
 const SHOTS = 'test-results/screens';
 test.beforeAll(() => fs.mkdirSync(SHOTS, { recursive: true }));
@@ -216,4 +224,47 @@ test('open registration hides the invite code field', async ({ page }) => {
   await switchToRegister(page);
   await expect(page.getByLabel('Full name')).toBeVisible();
   await expect(page.getByLabel('Invite code')).toHaveCount(0);
+});
+
+test('the header shows the active plan with its Active marker', async ({ page }) => {
+  await page.route('**/api/subscription', (route) =>
+    route.fulfill({ json: { subscription: { price_id: 'price_pro', subscription_status: 'active', plan_name: 'Pro', is_active: true } } }),
+  );
+  await register(page, newAccount());
+  const plan = page.getByTestId('active-plan');
+  await expect(plan).toContainText('Pro');
+  await expect(plan).toContainText('Active');
+});
+
+test('no plan, no plan chip', async ({ page }) => {
+  await register(page, newAccount());
+  await expect(page.getByRole('heading', { name: 'AI Tools', exact: true })).toBeVisible();
+  await expect(page.getByTestId('active-plan')).toHaveCount(0);
+});
+
+test('a price change by the admin reaches an open dashboard live', async ({ page, browser }) => {
+  await registerOrSignInAdmin(page);
+
+  const userContext = await browser.newContext();
+  const userPage = await userContext.newPage();
+  try {
+    await register(userPage, newAccount());
+    const card = userPage.getByRole('button', { name: 'Image Restore', exact: true });
+    await expect(card).toContainText('1 ENERGY');
+
+    // The admin's session (cookie) changes the base cost; the user's page is told over SSE.
+    const res = await page.request.post('/functions/v1/admin-update-pricing', {
+      data: { pricing_updates: { 'image-restore': 4 } },
+    });
+    expect(res.ok(), await res.text()).toBeTruthy();
+    await expect(card).toContainText('4 ENERGY');
+
+    const back = await page.request.post('/functions/v1/admin-update-pricing', {
+      data: { pricing_updates: { 'image-restore': 1 } },
+    });
+    expect(back.ok()).toBeTruthy();
+    await expect(card).toContainText('1 ENERGY');
+  } finally {
+    await userContext.close();
+  }
 });

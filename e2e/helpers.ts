@@ -83,3 +83,19 @@ export async function signOut(page: Page) {
 
 /** The red error box above the form. */
 export const formError = (page: Page) => page.getByRole('alert');
+
+/**
+ * The admin account (ADMIN_EMAILS=admin@e2e.test): registers it on first use
+ * in a server run, signs in afterwards.
+ */
+export async function registerOrSignInAdmin(page: Page) {
+  const admin = { name: 'Site Admin', email: ADMIN_EMAIL, password: DEFAULT_PASSWORD };
+  await page.goto('/');
+  await switchToRegister(page);
+  await submitRegisterForm(page, admin);
+  const taken = page.getByText('An account with this email already exists');
+  await expect(page.getByRole('heading', { name: 'AI Tools', exact: true }).or(taken)).toBeVisible();
+  if (await taken.isVisible()) await signIn(page, admin);
+  await expectDashboard(page);
+  return admin;
+}

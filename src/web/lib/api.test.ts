@@ -74,5 +74,12 @@ describe('toActiveProduct', () => {
     expect(toActiveProduct({ plan_name: 'Starter', subscription_status: 'active' })).toEqual({ name: 'Starter', isActive: true });
     expect(toActiveProduct({ plan_name: 'Starter', subscription_status: 'canceled' })).toEqual({ name: 'Starter', isActive: false });
     expect(toActiveProduct({ price_id: 'price_1', subscription_status: 'active' })).toBeNull();
+    expect(toActiveProduct({ subscription: null })).toBeNull();
+    expect(
+      toActiveProduct({ subscription: { price_id: 'p', subscription_status: 'active', plan_name: 'Pro', is_active: true } }),
+    ).toEqual({ name: 'Pro', isActive: true });
+    expect(
+      toActiveProduct({ subscription: { price_id: 'p', subscription_status: 'past_due', plan_name: 'Pro', is_active: false } }),
+    ).toEqual({ name: 'Pro', isActive: false });
   });
 });

@@ -8,26 +8,30 @@ export interface ActiveProduct {
   isActive: boolean;
 }
 
-type SubscriptionResponse =
-  | null
-  | {
-      name?: string | null;
-      isActive?: boolean;
-      plan_name?: string | null;
-      product_name?: string | null;
-      price_id?: string | null;
-      subscription_status?: string | null;
-      product?: { name?: string | null; isActive?: boolean } | null;
-    };
+interface SubscriptionRow {
+  name?: string | null;
+  isActive?: boolean;
+  is_active?: boolean;
+  plan_name?: string | null;
+  product_name?: string | null;
+  price_id?: string | null;
+  subscription_status?: string | null;
+  product?: { name?: string | null; isActive?: boolean } | null;
+}
 
-/** Reads the several shapes GET /api/subscription may take; null when there is no plan to show. */
-export function toActiveProduct(data: SubscriptionResponse | undefined): ActiveProduct | null {
+/** GET /api/subscription answers `{subscription: {price_id, subscription_status, plan_name, is_active} | null}`. */
+type SubscriptionResponse = null | (SubscriptionRow & { subscription?: SubscriptionRow | null });
+
+/** Reads GET /api/subscription (and a few neighbouring shapes); null when there is no plan to show. */
+export function toActiveProduct(response: SubscriptionResponse | undefined): ActiveProduct | null {
+  if (!response || typeof response !== 'object') return null;
+  const data: SubscriptionRow | null | undefined = 'subscription' in response ? response.subscription : response;
   if (!data || typeof data !== 'object') return null;
   const name = data.product?.name ?? data.name ?? data.plan_name ?? data.product_name ?? null;
   if (!name) return null;
   // SPEC §4: a subscription is active only when its status is 'active'.
-  const isActive =
-    data.product?.isActive ?? data.isActive ?? (data.subscription_status ? data.subscription_status === 'active' : false);
+  const status = data.subscription_status;
+  const isActive = status != null ? status === 'active' : (data.product?.isActive ?? data.isActive ?? data.is_active ?? false);
   return { name, isActive };
 }
 
