@@ -143,7 +143,7 @@ export function toProviderError(err: unknown, secrets: readonly string[], what: 
       return new FalProviderError('The AI service is not available right now (it refused our credentials).', false, false, status);
     }
     if (status === 404) {
-      return new FalProviderError('The AI service does not know this request any more.', false, true, status);
+      return new FalProviderError('The AI service could not find this request.', false, true, status);
     }
     if (status === 422 || detailItems(err.body)) {
       return new FalProviderError(`The AI service rejected the input${text ? `: ${text}` : ''}`, false, false, status);
