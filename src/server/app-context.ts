@@ -3,6 +3,9 @@ import type { Db } from './db/db.js';
 import { AuthService } from './features/auth/auth.service.js';
 import { EnergyService } from './features/energy/energy.service.js';
 import { ReferralsService } from './features/referrals/referrals.service.js';
+import { PaymentsService } from './features/payments/payments.service.js';
+import { createCheckoutGateway } from './providers/payments/create-gateway.js';
+import type { ToolsService } from './features/tools/tools.service.js';
 import { ProfilesService } from './features/profiles/profiles.service.js';
 import { PricingService } from './features/pricing/pricing.service.js';
 import { SettingsService } from './features/settings/settings.service.js';
@@ -33,6 +36,9 @@ export interface Services {
   admin: AdminService;
   realtime: RealtimeHub;
   library: LibraryService;
+  payments: PaymentsService;
+  /** Present once the tool runtime (queue) has started. */
+  tools?: ToolsService;
 }
 
 export function createServices(config: Config, db: Db, log: Logger): Services {
@@ -53,5 +59,6 @@ export function createServices(config: Config, db: Db, log: Logger): Services {
     admin: new AdminService(db, energy, realtime, log),
     realtime,
     library: createLibraryService(config, db, log),
+    payments: new PaymentsService(db, energy, createCheckoutGateway(config, db), config, log),
   };
 }

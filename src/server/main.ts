@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bootContext, configOrExit } from './boot.js';
+import { bootContext, bootToolRuntime, configOrExit } from './boot.js';
 import { buildApp } from './http/app.js';
 import { DataDirBusyError } from './db/data-dir-lock.js';
 import { PRODUCT_NAME } from '../shared/constants.js';
@@ -17,6 +17,7 @@ async function main() {
     throw err;
   });
   await ctx.services.auth.applyAdminEmails();
+  const runtime = await bootToolRuntime(ctx, config.RUN_WORKERS);
   const app = await buildApp(ctx, { webDir: path.join(ROOT, 'dist/web'), loggerInstance: ctx.log });
 
   const housekeeping = setInterval(() => void ctx.services.auth.housekeeping().catch(() => {}), 10 * 60_000);
@@ -29,6 +30,7 @@ async function main() {
     ctx.log.info({ signal }, 'shutting down');
     clearInterval(housekeeping);
     await app.close().catch(() => {});
+    await runtime.stop().catch(() => {});
     await ctx.db.close().catch(() => {});
     process.exit(0);
   };

@@ -1,4 +1,4 @@
-import { bootContext, configOrExit } from './boot.js';
+import { bootContext, bootToolRuntime, configOrExit } from './boot.js';
 
 /**
  * A worker-only process for scaling out tool runs. It shares the database
@@ -15,8 +15,10 @@ async function main() {
     process.exit(1);
   }
   const ctx = await bootContext(config);
-  ctx.log.info('worker started');
+  const runtime = await bootToolRuntime(ctx, true);
+  ctx.log.info({ concurrency: config.workerConcurrency }, 'worker started');
   const shutdown = async () => {
+    await runtime.stop().catch(() => {});
     await ctx.db.close().catch(() => {});
     process.exit(0);
   };

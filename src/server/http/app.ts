@@ -13,6 +13,9 @@ import { energyRoutes } from '../features/energy/energy.routes.js';
 import { referralsRoutes } from '../features/referrals/referrals.routes.js';
 import { filesRoutes } from '../features/library/files.routes.js';
 import { libraryRoutes } from '../features/library/library.routes.js';
+import { paymentsRoutes } from '../features/payments/payments.routes.js';
+import { testCheckoutRoutes } from '../features/payments/test-checkout.routes.js';
+import { toolsRoutes } from '../features/tools/tools.routes.js';
 import { profilesRoutes } from '../features/profiles/profiles.routes.js';
 import { pricingRoutes } from '../features/pricing/pricing.routes.js';
 import { settingsRoutes } from '../features/settings/settings.routes.js';
@@ -106,6 +109,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(referralsRoutes(ctx));
   await app.register(libraryRoutes(ctx));
   await app.register(filesRoutes(ctx));
+  await app.register(paymentsRoutes(ctx));
+  if (ctx.services.tools) await app.register(toolsRoutes(ctx, ctx.services.tools));
+  if (ctx.config.payments === 'test') await app.register(testCheckoutRoutes(ctx));
 
   const webDir = opts.webDir;
   const hasWeb = !!webDir && fs.existsSync(path.join(webDir, 'index.html'));

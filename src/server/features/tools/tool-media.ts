@@ -37,6 +37,8 @@ export interface ToolMediaPort {
 
   /** A pending library entry shown while a video generates (SPEC §4 pending video). */
   createPending?(input: { userId: string; jobId: string; originalName: string; generationType: string; prompt: string }): Promise<void>;
+  /** Points an existing pending entry at a new run of the same inputs (a retry). */
+  reattachPending?(userId: string, itemId: string, jobId: string): Promise<void>;
   /** Marks the pending entry of a job as failed (it stays, with a retry action). */
   failPending?(userId: string, jobId: string, error: string): Promise<void>;
 }

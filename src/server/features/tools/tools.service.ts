@@ -76,7 +76,13 @@ export class ToolsService {
   }
 
   /** Charges and enqueues a run; with an Idempotency-Key, a repeat returns the first job. */
-  async submit(user: AuthenticatedUser, endpoint: ToolEndpoint, body: unknown, idempotencyKey?: string): Promise<repo.ToolJobRow> {
+  async submit(
+    user: Pick<AuthenticatedUser, 'id' | 'role'>,
+    endpoint: ToolEndpoint,
+    body: unknown,
+    idempotencyKey?: string,
+    opts: { pendingItemId?: string } = {},
+  ): Promise<repo.ToolJobRow> {
     const tool = TOOLS[endpoint];
     const input = this.parse(endpoint, body);
     const key = idempotencyKey?.trim() || null;
@@ -112,7 +118,9 @@ export class ToolsService {
 
     this.queue.wake();
     this.energy.emit(user.id);
-    if (tool.output === 'video' && endpoint === 'fal-image-to-video' && this.media.createPending) {
+    if (opts.pendingItemId) {
+      await this.media.reattachPending?.(user.id, opts.pendingItemId, created.id);
+    } else if (endpoint === 'fal-image-to-video' && this.media.createPending) {
       await this.media.createPending({
         userId: user.id,
         jobId: created.id,
@@ -242,10 +250,28 @@ export class ToolsService {
   }
 
   /** Runs a failed or cancelled job again as a new, newly charged run with the same inputs. */
-  async retry(user: AuthenticatedUser, jobId: string): Promise<repo.ToolJobRow> {
+  async retry(user: Pick<AuthenticatedUser, 'id' | 'role'>, jobId: string): Promise<repo.ToolJobRow> {
     const job = await this.findOwned(user.id, jobId);
     if (job.status !== 'failed' && job.status !== 'canceled') throw new AppError('conflict', toolErrors.notRetryable);
     return this.submit(user, job.tool, job.input);
+  }
+
+  /**
+   * The library's 'retry' on a pending or failed video: while its run is
+   * still going there is nothing to do; otherwise the same inputs run again
+   * (charged again) and the same library entry waits for the new result.
+   */
+  async retryLibraryItem(userId: string, item: { id: string; job_id: string | null }): Promise<void> {
+    const job = item.job_id ? await this.findOwned(userId, item.job_id) : undefined;
+    if (!job) throw new AppError('conflict', toolErrors.notRetryable);
+    if (!isEnded(job.status)) return;
+    const [owner] = await this.db.query<{ id: string; role: AuthenticatedUser['role'] }>('SELECT id, role FROM users WHERE id = $1', [userId]);
+    try {
+      await this.submit(owner, job.tool, job.input, undefined, { pendingItemId: item.id });
+    } catch (err) {
+      await this.media.failPending?.(userId, job.id, err instanceof Error ? err.message : TOOLS[job.tool].failure).catch(() => {});
+      throw err;
+    }
   }
 
   // ---- used by the worker and the sweeper ----

@@ -1,0 +1,60 @@
+import { AppError } from '../../http/errors.js';
+import { ProviderError } from '../../providers/ai/ai-provider.js';
+import type { LibraryService } from '../library/library.service.js';
+import type { ToolMediaPort } from './tool-media.js';
+
+/** Tool runs read inputs from, and save results to, the media library. */
+export function libraryMediaPort(library: LibraryService): ToolMediaPort {
+  return {
+    async resolveInput(userId, ref, kind, dir) {
+      let input;
+      try {
+        input = await library.readToLocalFile(userId, ref, dir);
+      } catch (err) {
+        // A bad input will not get better on a retry: fail the run (refunded) with the reason.
+        if (err instanceof AppError) throw new ProviderError(err.message, err.code === 'unavailable');
+        throw err;
+      }
+      if (input.kind !== kind) {
+        throw new ProviderError(kind === 'image' ? 'This tool needs an image, not a video' : 'This tool needs a video, not an image');
+      }
+      return {
+        media: { path: input.path, contentType: input.contentType },
+        originalUrl: input.item?.url ?? ref,
+        itemId: input.item?.id ?? null,
+      };
+    },
+
+    async saveResult(input) {
+      const item = await library.saveGeneratedItem({
+        userId: input.userId,
+        jobId: input.jobId,
+        kind: input.kind,
+        localPath: input.output.path,
+        contentType: input.output.contentType,
+        originalName: input.originalName,
+        generationType: input.generationType,
+        originalImageUrl: input.originalImageUrl,
+        durationSeconds: input.output.durationSeconds ?? null,
+        prompt: input.prompt,
+      });
+      return { itemId: item.id };
+    },
+
+    async discardResult(userId, itemId) {
+      await library.delete(userId, itemId);
+    },
+
+    async itemUrl(userId, itemId) {
+      return (await library.get(userId, itemId)).url ?? null;
+    },
+
+    async createPending({ userId, jobId, originalName, generationType, prompt }) {
+      await library.createPendingItem({ userId, jobId, originalName, generationType, prompt });
+    },
+
+    async failPending(userId, jobId, error) {
+      await library.failPendingItem({ userId, jobId, error });
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { Config } from '../../config.js';
+import type { ToolEndpoint } from '../../../shared/tools.js';
+import type { AiProvider } from './ai-provider.js';
+import { createLocalAiProvider } from './local/index.js';
+
+export interface AiProviders {
+  providerFor(tool: ToolEndpoint): AiProvider;
+  close(): Promise<void>;
+}
+
+/** The provider each tool runs on (AI_PROVIDER, per-tool overrides); each created once, when first needed. */
+export function createAiProviders(config: Config): AiProviders {
+  const made = new Map<string, AiProvider>();
+  const get = (name: 'local' | 'fal'): AiProvider => {
+    let provider = made.get(name);
+    if (!provider) {
+      if (name === 'fal') throw new Error('The fal provider is not available in this build');
+      provider = createLocalAiProvider({ threads: config.workerConcurrency });
+      made.set(name, provider);
+    }
+    return provider;
+  };
+  return {
+    providerFor: (tool) => get(config.aiProviders[tool]),
+    async close() {
+      await Promise.all([...made.values()].map((p) => p.close?.()));
+    },
+  };
+}
