@@ -27,7 +27,7 @@ async function main() {
   const tools = t.ctx.services.tools!;
   const boss = t.runtime!.queue.boss;
   try {
-    const users = [];
+    const users: Awaited<ReturnType<typeof registerUser>>[] = [];
     for (let i = 0; i < USERS; i++) users.push(await registerUser(t, { energy: 1000 }));
 
     // Baseline: bare pg-boss send -> fetch -> complete, same database, same process.

@@ -61,7 +61,7 @@ const envSchema = z
     // AI processing: the local CPU provider by default, fal.ai with FAL_KEY.
     AI_PROVIDER: z.enum(['local', 'fal']).optional(),
     FAL_KEY: z.string().min(1).optional(),
-    /** Points the fal client elsewhere (a local fake in contract tests). */
+    /** Replaces all three fal hosts (queue, REST/storage, run): a local fake in contract tests. */
     FAL_API_BASE: z.string().url().optional(),
     /** Per-tool provider, e.g. AI_PROVIDER_FAL_IMAGE_TO_VIDEO=fal. */
     AI_PROVIDER_FAL_IMAGE_EDITOR: z.enum(['local', 'fal']).optional(),

@@ -2,6 +2,7 @@ import type { Config } from '../../config.js';
 import type { ToolEndpoint } from '../../../shared/tools.js';
 import type { AiProvider } from './ai-provider.js';
 import { createLocalAiProvider } from './local/index.js';
+import { createFalAiProvider } from './fal/index.js';
 
 export interface AiProviders {
   providerFor(tool: ToolEndpoint): AiProvider;
@@ -14,8 +15,10 @@ export function createAiProviders(config: Config): AiProviders {
   const get = (name: 'local' | 'fal'): AiProvider => {
     let provider = made.get(name);
     if (!provider) {
-      if (name === 'fal') throw new Error('The fal provider is not available in this build');
-      provider = createLocalAiProvider({ threads: config.workerConcurrency });
+      provider =
+        name === 'fal'
+          ? createFalAiProvider({ apiKey: config.FAL_KEY!, apiBase: config.FAL_API_BASE })
+          : createLocalAiProvider({ threads: config.workerConcurrency });
       made.set(name, provider);
     }
     return provider;
