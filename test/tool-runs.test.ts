@@ -169,7 +169,7 @@ describe('settling exactly once (L4, L5)', () => {
   async function heldJob(user: TestUser) {
     const tools = t.ctx.services.tools!;
     const job = await t.db.transaction(async () => null).then(() =>
-      tools.submit({ id: user.id, email: user.email, fullName: 'x', role: 'user', sessionId: 's' }, 'fal-upscaler', { image_url: 'https://x.test/a.png' }),
+      tools.submit({ id: user.id, role: 'user' as const }, 'fal-upscaler', { image_url: 'https://x.test/a.png' }),
     );
     return job;
   }
@@ -294,7 +294,7 @@ describe('progress and fairness', () => {
       const heavy = await registerUser(t, { energy: 100 });
       const light = await registerUser(t, { energy: 10 });
       const tools = t.ctx.services.tools!;
-      const asUser = (u: TestUser) => ({ id: u.id, email: u.email, fullName: 'x', role: 'user' as const, sessionId: 's' });
+      const asUser = (u: TestUser) => ({ id: u.id, role: 'user' as const });
       const batch = [];
       for (let i = 0; i < 5; i++) batch.push(await tools.submit(asUser(heavy), 'fal-upscaler', { image_url: `https://x.test/${i}.png` }));
       const single = await tools.submit(asUser(light), 'fal-upscaler', { image_url: 'https://x.test/light.png' });

@@ -43,7 +43,7 @@ async function main() {
     // Warm-up (first queries compile plans).
     for (let i = 0; i < 5; i++) {
       const u = users[i];
-      const job = await tools.submit({ id: u.id, email: u.email, fullName: 'u', role: 'user', sessionId: 's' }, 'fal-upscaler', { image_url: 'https://x.test/w.png' });
+      const job = await tools.submit({ id: u.id, role: 'user' as const }, 'fal-upscaler', { image_url: 'https://x.test/w.png' });
       await tools.waitForEnd(job.id, 10_000);
     }
 
@@ -51,7 +51,7 @@ async function main() {
     const idleLatencies: number[] = [];
     for (let i = 0; i < 50; i++) {
       const u = users[i % USERS];
-      const job = await tools.submit({ id: u.id, email: u.email, fullName: 'u', role: 'user', sessionId: 's' }, 'fal-upscaler', { image_url: `https://x.test/idle${i}.png` });
+      const job = await tools.submit({ id: u.id, role: 'user' as const }, 'fal-upscaler', { image_url: `https://x.test/idle${i}.png` });
       const ended = await tools.waitForEnd(job.id, 10_000);
       idleLatencies.push(new Date(ended.started_at!).getTime() - new Date(ended.created_at).getTime());
     }
@@ -61,7 +61,7 @@ async function main() {
     const submitted = await Promise.all(
       Array.from({ length: RUNS }, (_, i) => {
         const u = users[i % USERS];
-        return tools.submit({ id: u.id, email: u.email, fullName: 'u', role: 'user', sessionId: 's' }, 'fal-upscaler', { image_url: `https://x.test/${i}.png` });
+        return tools.submit({ id: u.id, role: 'user' as const }, 'fal-upscaler', { image_url: `https://x.test/${i}.png` });
       }),
     );
     const ended = await Promise.all(submitted.map((j) => tools.waitForEnd(j.id, 120_000)));
