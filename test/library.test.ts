@@ -185,6 +185,45 @@ describe('gallery pages', () => {
   });
 });
 
+describe('gallery counts stay exact', () => {
+  it('match a full GROUP BY after inserts, bulk inserts, moves between groups and deletes', async () => {
+    const hank = await registerUser(t);
+    const truth = async () =>
+      (
+        await t.db.query<{ kind: string; is_generated: boolean; n: number }>(
+          `SELECT kind, is_generated, count(*)::int AS n FROM uploaded_images WHERE user_id = $1 GROUP BY 1, 2`,
+          [hank.id],
+        )
+      ).reduce(
+        (c, r) => {
+          const g = r.kind === 'video' ? c.videos : c.images;
+          g[r.is_generated ? 'generated' : 'uploaded'] += r.n;
+          g.total += r.n;
+          return c;
+        },
+        { images: { generated: 0, uploaded: 0, total: 0 }, videos: { generated: 0, uploaded: 0, total: 0 } },
+      );
+    const check = async () => expect(await t.ctx.services.library.counts(hank.id)).toEqual(await truth());
+    await check();
+    await uploadPng(hank);
+    await t.db.query(
+      `INSERT INTO uploaded_images (user_id, filename, original_name, content_type, storage_path, is_generated)
+       SELECT $1::uuid, 'b' || i, 'b' || i, CASE WHEN i % 2 = 0 THEN 'video/mp4' ELSE 'image/png' END, $1::text || '/bulk-' || i, i % 3 = 0
+         FROM generate_series(1, 25) i`,
+      [hank.id],
+    );
+    await check();
+    // Moves between groups (kind via content_type, generated flag), and an update that moves nothing.
+    await t.db.query(`UPDATE uploaded_images SET content_type = 'video/webm' WHERE user_id = $1 AND storage_path LIKE '%bulk-1_'`, [hank.id]);
+    await t.db.query(`UPDATE uploaded_images SET is_generated = NOT is_generated WHERE user_id = $1 AND storage_path LIKE '%bulk-2_'`, [hank.id]);
+    await t.db.query(`UPDATE uploaded_images SET status = 'ready' WHERE user_id = $1`, [hank.id]);
+    await check();
+    await t.db.query(`DELETE FROM uploaded_images WHERE user_id = $1 AND storage_path LIKE '%bulk-%' AND is_generated`, [hank.id]);
+    await check();
+    expect((await t.ctx.services.library.counts(hank.id)).images.total).toBeGreaterThan(0);
+  });
+});
+
 describe('delete', () => {
   it('removes the row, the file and the thumbnail; a second delete is a 404 and changes nothing', async () => {
     const dave = await registerUser(t);

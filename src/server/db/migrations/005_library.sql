@@ -36,3 +36,56 @@ CREATE TABLE uploaded_images (
 -- is_generated is carried in the index so the gallery group counts are index-only.
 CREATE INDEX uploaded_images_user_kind_page_idx ON uploaded_images (user_id, kind, created_at DESC, id DESC) INCLUDE (is_generated);
 CREATE INDEX uploaded_images_user_page_idx ON uploaded_images (user_id, created_at DESC, id DESC);
+
+-- Gallery group counts (Generated / Uploaded, images / videos), kept exact by
+-- statement-level triggers, so reading them costs the same at 50 items or
+-- 50,000 (a GROUP BY would scan every row of the user, and the embedded
+-- database has no autovacuum to make that scan index-only).
+CREATE TABLE uploaded_images_counts (
+  user_id      uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  kind         text NOT NULL,
+  is_generated boolean NOT NULL,
+  n            bigint NOT NULL CHECK (n >= 0),
+  PRIMARY KEY (user_id, kind, is_generated)
+);
+
+CREATE FUNCTION uploaded_images_counts_add() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO uploaded_images_counts AS c (user_id, kind, is_generated, n)
+  SELECT user_id, kind, is_generated, count(*) FROM new_rows GROUP BY 1, 2, 3
+  ON CONFLICT (user_id, kind, is_generated) DO UPDATE SET n = c.n + EXCLUDED.n;
+  RETURN NULL;
+END $$;
+
+CREATE FUNCTION uploaded_images_counts_remove() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE uploaded_images_counts AS c SET n = c.n - d.n
+    FROM (SELECT user_id, kind, is_generated, count(*) AS n FROM old_rows GROUP BY 1, 2, 3) AS d
+   WHERE c.user_id = d.user_id AND c.kind = d.kind AND c.is_generated = d.is_generated;
+  RETURN NULL;
+END $$;
+
+CREATE FUNCTION uploaded_images_counts_move() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  -- Only rows whose group changed: a status or path update touches no count.
+  UPDATE uploaded_images_counts AS c SET n = c.n - d.n
+    FROM (SELECT o.user_id, o.kind, o.is_generated, count(*) AS n
+            FROM old_rows o JOIN new_rows w USING (id)
+           WHERE (o.user_id, o.kind, o.is_generated) IS DISTINCT FROM (w.user_id, w.kind, w.is_generated)
+           GROUP BY 1, 2, 3) AS d
+   WHERE c.user_id = d.user_id AND c.kind = d.kind AND c.is_generated = d.is_generated;
+  INSERT INTO uploaded_images_counts AS c (user_id, kind, is_generated, n)
+  SELECT w.user_id, w.kind, w.is_generated, count(*)
+    FROM old_rows o JOIN new_rows w USING (id)
+   WHERE (o.user_id, o.kind, o.is_generated) IS DISTINCT FROM (w.user_id, w.kind, w.is_generated)
+   GROUP BY 1, 2, 3
+  ON CONFLICT (user_id, kind, is_generated) DO UPDATE SET n = c.n + EXCLUDED.n;
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER uploaded_images_counts_insert AFTER INSERT ON uploaded_images
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION uploaded_images_counts_add();
+CREATE TRIGGER uploaded_images_counts_delete AFTER DELETE ON uploaded_images
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION uploaded_images_counts_remove();
+CREATE TRIGGER uploaded_images_counts_update AFTER UPDATE ON uploaded_images
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION uploaded_images_counts_move();

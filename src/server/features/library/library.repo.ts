@@ -131,9 +131,10 @@ export function deleteItem(db: Queryable, userId: string, id: string) {
   );
 }
 
+/** The gallery group counts, kept exact by triggers (005_library.sql): a primary-key read. */
 export async function countItems(db: Queryable, userId: string) {
   return db.query<{ kind: LibraryKind; is_generated: boolean; n: number }>(
-    `SELECT kind, is_generated, count(*)::int AS n FROM uploaded_images WHERE user_id = $1 GROUP BY kind, is_generated`,
+    'SELECT kind, is_generated, n::int AS n FROM uploaded_images_counts WHERE user_id = $1',
     [userId],
   );
 }
