@@ -116,7 +116,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const webDir = opts.webDir;
   const hasWeb = !!webDir && fs.existsSync(path.join(webDir, 'index.html'));
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: webDir!, wildcard: false, index: false, maxAge: '1h', immutable: false });
+    // wildcard: files built after start (a rebuild while running) are served too.
+    await app.register(fastifyStatic, { root: webDir!, wildcard: true, index: false, maxAge: '1h', immutable: false });
   }
   app.setNotFoundHandler((req, reply) => {
     const isApi = API_PREFIXES.some((p) => req.url.startsWith(p));

@@ -36,6 +36,11 @@ export const toolsRoutes = (ctx: AppContext, tools: ToolsService): FastifyPlugin
     });
   }
 
+  /** Which provider runs each tool (the UI names Wan v2.2 only when fal runs image-to-video). */
+  r.get('/api/tools/info', { config: { auth: 'user' }, schema: { tags: ['tools'] } }, async () => ({
+    providers: ctx.config.aiProviders,
+  }));
+
   r.get('/api/jobs', { config: { auth: 'user' }, schema: { querystring: listQuery, tags: ['tools'] } }, async (req) => {
     const user = await requireUser(req, auth);
     return tools.list(user.id, req.query.limit, req.query.cursor);
