@@ -57,3 +57,25 @@ export const purchaseMessages = {
   foreignRedirect: 'Redirect URLs must point to this site',
   badSignature: 'Invalid webhook signature',
 } as const;
+
+/** Admin Dashboard (SPEC §2, §8) */
+export const adminUiMessages = {
+  updateSucceeded: 'All pricing, discount, and plan energy settings updated successfully!',
+  updateFailed: 'Failed to update pricing',
+  loadPricingFailed: (msg: string) => `Failed to load pricing data: ${msg}`,
+  loadPlansFailed: (msg: string) => `Failed to load plan data: ${msg}`,
+  noTools: 'No Tools Found',
+  referralOnlyOn: 'REFERRAL-ONLY MODE ENABLED',
+  referralOnlyOff: 'OPEN REGISTRATION',
+} as const;
+
+/** Purchase dialog and payment success page (SPEC §2, §4) */
+export const purchaseUiMessages = {
+  successTitle: 'Payment Successful!',
+  dialogSuccessTitle: 'Purchase Successful!',
+  secureNote: 'Secure payment processing',
+  popular: 'POPULAR',
+  energyAdded: (energy: number, balance: number) =>
+    `${energy} ENERGY has been added to your account. New balance: ${balance} ENERGY`,
+  redirecting: (seconds: number) => `Redirecting automatically in ${seconds} seconds...`,
+} as const;
