@@ -391,6 +391,20 @@ describe('generated items, pending videos, retry', () => {
   });
 });
 
+describe('scratch space', () => {
+  it('the start-up sweep removes only scratch dirs left over from a crash (older than an hour)', async () => {
+    const tmp = path.join(dataDir, 'tmp');
+    fs.mkdirSync(path.join(tmp, 'lib-crashed'), { recursive: true });
+    fs.writeFileSync(path.join(tmp, 'lib-crashed', 'upload'), 'x');
+    fs.mkdirSync(path.join(tmp, 'lib-in-flight'), { recursive: true });
+    const old = new Date(Date.now() - 2 * 3600_000);
+    fs.utimesSync(path.join(tmp, 'lib-crashed'), old, old);
+    expect(await t.ctx.services.library.sweepScratch()).toBe(1);
+    expect(fs.readdirSync(tmp)).toEqual(['lib-in-flight']);
+    fs.rmSync(path.join(tmp, 'lib-in-flight'), { recursive: true });
+  });
+});
+
 describe('nothing half-written', () => {
   it('when the metadata row cannot be saved, the stored file and thumbnail are deleted', async () => {
     const gina = await registerUser(t);

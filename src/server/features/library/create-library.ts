@@ -12,7 +12,7 @@ const MB = 1024 * 1024;
 
 /** The library as configured: storage driver, SSRF-safe fetcher, limits, scratch space. */
 export function createLibraryService(config: Config, db: Db, log: Logger): LibraryService {
-  return new LibraryService(db, createStorage(config), new SafeFetcher({ allowPrivate: config.FETCH_ALLOW_PRIVATE_HOSTS }), log, {
+  const library = new LibraryService(db, createStorage(config), new SafeFetcher({ allowPrivate: config.FETCH_ALLOW_PRIVATE_HOSTS }), log, {
     limits: {
       imageMaxBytes: Math.floor(config.UPLOAD_IMAGE_MAX_MB * MB),
       videoMaxBytes: Math.floor(config.UPLOAD_VIDEO_MAX_MB * MB),
@@ -21,4 +21,6 @@ export function createLibraryService(config: Config, db: Db, log: Logger): Libra
     },
     tmpDir: path.join(config.dataDir, 'tmp'),
   });
+  library.sweepScratch().catch((err: unknown) => log.warn({ err }, 'library: scratch sweep failed'));
+  return library;
 }

@@ -189,6 +189,25 @@ export class LibraryService {
     this.slots = new Semaphore(opts.processingConcurrency ?? 2);
   }
 
+  /**
+   * Removes scratch directories a crashed process left behind (every request
+   * removes its own; none lives for an hour). Runs at start, best effort.
+   */
+  async sweepScratch(maxAgeMs = 3_600_000): Promise<number> {
+    let removed = 0;
+    const entries = await fsp.readdir(this.opts.tmpDir).catch(() => [] as string[]);
+    for (const name of entries) {
+      if (!name.startsWith('lib-')) continue;
+      const dir = path.join(this.opts.tmpDir, name);
+      const stat = await fsp.stat(dir).catch(() => null);
+      if (stat && Date.now() - stat.mtimeMs > maxAgeMs) {
+        await fsp.rm(dir, { recursive: true, force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+
   get limits(): LibraryLimits {
     return this.opts.limits;
   }
@@ -598,6 +617,7 @@ export class LibraryService {
   private uploadError(kind: MediaKind, err: unknown): AppError {
     if (err instanceof AppError) return err;
     const e = toAppError(err);
+    if (e.code === 'internal') this.log.error({ err }, 'library: unexpected error while ingesting');
     return new AppError(e.code, msg.uploadFailed(kind, e.message));
   }
 
