@@ -42,6 +42,8 @@ export interface LocalAiProviderOptions {
   restoreSrBudgetSeconds?: number;
   /** Seconds the per-frame AI video path may take before falling back to lanczos (default 240; spec: 2-4 min). */
   videoAiBudgetSeconds?: number;
+  /** Force the per-frame model of the video upscaler's AI path (default: medium when it fits the budget, else slim). */
+  videoUpscaleModel?: 'slim' | 'medium';
   /** Idle time after which worker threads exit and free their memory (default 120 s). */
   workerIdleMs?: number;
 }
@@ -61,7 +63,7 @@ export function createLocalAiProvider(opts: LocalAiProviderOptions = {}): LocalA
     restoreImage: (input, ctx) => restoreImage(input, ctx, { pool, srBudgetSeconds: opts.restoreSrBudgetSeconds ?? 20 }),
     editImage: (input, ctx) => editImage(input, ctx),
     imageToVideo: (input, ctx) => imageToVideo(input, ctx),
-    upscaleVideo: (input, ctx) => upscaleVideo(input, ctx, { pool, aiBudgetSeconds: opts.videoAiBudgetSeconds ?? 240 }),
+    upscaleVideo: (input, ctx) => upscaleVideo(input, ctx, { pool, aiBudgetSeconds: opts.videoAiBudgetSeconds ?? 240, model: opts.videoUpscaleModel }),
     validateEditPrompt,
     close: () => pool.close(),
   };

@@ -40,7 +40,6 @@ interface Pending {
   signal?: AbortSignal;
   resolve: (r: TileResult) => void;
   reject: (e: Error) => void;
-  onAbort?: () => void;
 }
 
 interface Slot {
@@ -65,6 +64,8 @@ export class TfWorkerPool {
   private order: unknown[] = [];
   private nextId = 1;
   private closed = false;
+  /** One abort listener per signal (a job may queue hundreds of tiles on one signal). */
+  private watched = new Map<AbortSignal, { tasks: Set<Pending>; onAbort: () => void }>();
 
   constructor(opts: PoolOptions = {}) {
     this.size = Math.max(1, Math.floor(opts.size ?? Math.min(4, availableParallelism())));
@@ -94,8 +95,24 @@ export class TfWorkerPool {
     return new Promise<TileResult>((resolve, reject) => {
       const p: Pending = { id: this.nextId++, task, group: opts.group ?? null, signal, resolve, reject };
       if (signal) {
-        p.onAbort = () => this.abortTask(p);
-        signal.addEventListener('abort', p.onAbort, { once: true });
+        let w = this.watched.get(signal);
+        if (!w) {
+          const entry = {
+            tasks: new Set<Pending>(),
+            onAbort: () => {
+              this.watched.delete(signal);
+              // Queued tasks first, so killing a running one does not start another of this job.
+              const all = [...entry.tasks];
+              const running = new Set(this.slots.map((sl) => sl.busy));
+              for (const t of all) if (!running.has(t)) this.abortTask(t);
+              for (const t of all) if (running.has(t)) this.abortTask(t);
+            },
+          };
+          w = entry;
+          this.watched.set(signal, entry);
+          signal.addEventListener('abort', entry.onAbort, { once: true });
+        }
+        w.tasks.add(p);
       }
       let q = this.queues.get(p.group);
       if (!q) {
@@ -109,7 +126,14 @@ export class TfWorkerPool {
   }
 
   private settle(p: Pending): void {
-    if (p.signal && p.onAbort) p.signal.removeEventListener('abort', p.onAbort);
+    if (!p.signal) return;
+    const w = this.watched.get(p.signal);
+    if (!w) return;
+    w.tasks.delete(p);
+    if (w.tasks.size === 0) {
+      p.signal.removeEventListener('abort', w.onAbort);
+      this.watched.delete(p.signal);
+    }
   }
 
   private abortTask(p: Pending): void {

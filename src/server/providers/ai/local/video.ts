@@ -282,6 +282,8 @@ export interface UpscaleVideoDeps {
   pool: TfWorkerPool;
   /** Seconds the AI path may take (estimated); longer clips use lanczos. */
   aiBudgetSeconds: number;
+  /** Only consider this model for the AI path. */
+  model?: 'slim' | 'medium';
 }
 
 /** Seconds of encode/decode/resize overhead per output megapixel-frame, measured. */
@@ -294,10 +296,11 @@ export function planVideoUpscale(
   scale: number,
   workers: number,
   budgetSeconds: number,
+  candidates: EsrganSize[] = ['medium', 'slim'],
 ): { path: 'ai'; model: EsrganSize; estimate: number } | { path: 'lanczos'; estimate: number } {
   const ms = modelScaleFor(scale);
   const outMp = (width * height * scale * scale) / 1e6;
-  for (const m of ['medium', 'slim'] as EsrganSize[]) {
+  for (const m of candidates) {
     const est = frames * (estimateSeconds(m, ms, width * height, workers) + FRAME_OVERHEAD_PER_MP * outMp);
     if (est <= budgetSeconds) return { path: 'ai', model: m, estimate: est };
   }
@@ -317,7 +320,7 @@ export async function upscaleVideo(input: UpscaleVideoInput, ctx: RunContext, de
     throw new ProviderError(`The result would be ${W}x${H}; the video upscaler makes videos up to 4K (3840x2160). Choose a lower scale.`);
   }
   const frames = Math.max(1, info.frames || Math.round(info.durationSeconds * info.fps));
-  const plan = planVideoUpscale(frames, info.width, info.height, scale, deps.pool.size, deps.aiBudgetSeconds);
+  const plan = planVideoUpscale(frames, info.width, info.height, scale, deps.pool.size, deps.aiBudgetSeconds, deps.model ? [deps.model] : undefined);
   const out = join(ctx.workDir, 'upscaled.mp4');
   const audioArgs = info.hasAudio ? ['-c:a', 'aac', '-b:a', '160k'] : [];
 

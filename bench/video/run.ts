@@ -1,0 +1,151 @@
+/**
+ * Video benchmark (not a test): `npx tsx bench/video/run.ts`
+ *
+ * - image to video: 4 s at 16 fps (64 frames), 480p and 720p, with and
+ *   without FILM (minterpolate) interpolation;
+ * - 2x video upscale of the 4 s 480p clip: lanczos path and AI path
+ *   (per-frame esrgan-slim on the worker pool);
+ * - peak RSS of two heavy jobs at once on one provider (restore with MAXIM +
+ *   AI video upscale), the process plus its ffmpeg children.
+ *
+ * Env: BENCH_SKIP_AI=1 skips the (3-4 minute) AI video path.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import type { ImageToVideoInput, RunContext } from '../../src/server/providers/ai/ai-provider.js';
+import { createLocalAiProvider, ffmpegPath, probeMedia } from '../../src/server/providers/ai/local/index.js';
+import { scene } from '../upscale/scenes.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-video-'));
+let runs = 0;
+function ctx(): RunContext {
+  const workDir = join(dir, `run-${runs++}`);
+  mkdirSync(workDir, { recursive: true });
+  return { signal: new AbortController().signal, onProgress: () => {}, workDir };
+}
+
+const i2v: Omit<ImageToVideoInput, 'image'> = {
+  prompt: 'slow zoom in while panning right',
+  numFrames: 64,
+  framesPerSecond: 16,
+  resolution: '480p',
+  aspectRatio: '16:9',
+  numInferenceSteps: 27,
+  enableSafetyChecker: false,
+  enablePromptExpansion: false,
+  acceleration: 'regular',
+  interpolatorModel: 'none',
+  numInterpolatedFrames: 0,
+  adjustFpsForInterpolation: true,
+  guidanceScale: 3.5,
+  guidanceScale2: 3.5,
+  shift: 5,
+  loras: [],
+};
+
+/** RSS (bytes) of this process and all its descendants (ffmpeg). */
+function treeRss(): number {
+  let total = process.memoryUsage().rss;
+  try {
+    const out = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,rss='], { encoding: 'utf8' });
+    const rows = out
+      .trim()
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/).map(Number));
+    const kids = new Set<number>([process.pid]);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const [pid, ppid] of rows) if (kids.has(ppid) && !kids.has(pid)) (kids.add(pid), (grew = true));
+    }
+    for (const [pid, , rss] of rows) if (pid !== process.pid && kids.has(pid)) total += rss * 1024;
+  } catch {
+    /* ps missing: process only */
+  }
+  return total;
+}
+
+async function timed<T>(label: string, f: () => Promise<T>): Promise<T> {
+  const t = performance.now();
+  const r = await f();
+  console.log(`  ${label}: ${((performance.now() - t) / 1000).toFixed(2)} s`);
+  return r;
+}
+
+async function main() {
+  const load = () => execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).split(' ').slice(0, 3).join(' ');
+  console.log(`Video benchmark (2 cores; load average at start ${load()})`);
+  const photo = await scene(0, 1024, 768);
+  const photoPath = join(dir, 'photo.png');
+  await sharp(photo.data, { raw: { width: 1024, height: 768, channels: 3 } }).png().toFile(photoPath);
+  const image = { path: photoPath, contentType: 'image/png' };
+
+  const ai = createLocalAiProvider({ threads: 2 });
+  console.log('Image to video, 4 s at 16 fps (64 frames):');
+  const clip480 = await timed('480p 854x480, no interpolation', () => ai.imageToVideo({ ...i2v, image }, ctx()));
+  await timed('480p, FILM (minterpolate to 32 fps)', () =>
+    ai.imageToVideo({ ...i2v, image, interpolatorModel: 'film', numInterpolatedFrames: 1 }, ctx()),
+  );
+  await timed('720p 1280x720, no interpolation', () => ai.imageToVideo({ ...i2v, image, resolution: '720p' }, ctx()));
+  await timed('720p, FILM (minterpolate to 32 fps)', () =>
+    ai.imageToVideo({ ...i2v, image, resolution: '720p', interpolatorModel: 'film', numInterpolatedFrames: 1 }, ctx()),
+  );
+  const info = await probeMedia(clip480.path);
+  console.log(`  (clip: ${info.width}x${info.height}, ${info.frames} frames, ${info.durationSeconds} s, ${info.codec})`);
+
+  // Add an audio track so the upscaler's audio path is exercised.
+  const clip = join(dir, 'clip480.mp4');
+  execFileSync(ffmpegPath(), [
+    '-y', '-loglevel', 'error', '-i', clip480.path, '-f', 'lavfi', '-i', 'sine=frequency=440:duration=4',
+    '-map', '0:v', '-map', '1:a', '-c:v', 'copy', '-c:a', 'aac', '-shortest', clip,
+  ]);
+  const video = { path: clip, contentType: 'video/mp4' };
+
+  console.log('2x video upscale of the 4 s 480p clip (-> 1708x960):');
+  const lz = createLocalAiProvider({ threads: 2, videoAiBudgetSeconds: 0 });
+  const l = await timed('lanczos path', () => lz.upscaleVideo({ video, scale: 2 }, ctx()));
+  console.log(`    model '${l.model}'`);
+  await lz.close();
+  if (!process.env.BENCH_SKIP_AI) {
+    const sl = createLocalAiProvider({ threads: 2, videoAiBudgetSeconds: 1e9, videoUpscaleModel: 'slim' });
+    const t = performance.now();
+    const a = await sl.upscaleVideo({ video, scale: 2 }, ctx());
+    const s = (performance.now() - t) / 1000;
+    console.log(`  AI path: ${s.toFixed(1)} s (${(s / info.frames).toFixed(2)} s per frame), model '${a.model}'`);
+    await sl.close();
+  }
+  await ai.close();
+
+  // Two heavy jobs at once on one provider: restore (MAXIM on both workers, then SR) + AI video upscale.
+  console.log('Two heavy jobs at once (one provider, 2 workers): restore 512x384 (MAXIM + SR x2) + AI 2x upscale of a 1 s 480p clip');
+  const both = createLocalAiProvider({ threads: 2, videoAiBudgetSeconds: 1e9, videoUpscaleModel: 'slim' });
+  const noisy = await scene(1, 512, 384);
+  for (let i = 0; i < noisy.data.length; i++) noisy.data[i] = Math.max(0, Math.min(255, noisy.data[i] + Math.round((Math.random() - 0.5) * 40)));
+  const noisyPath = join(dir, 'noisy.png');
+  await sharp(noisy.data, { raw: { width: 512, height: 384, channels: 3 } }).png().toFile(noisyPath);
+  const short = join(dir, 'short.mp4');
+  execFileSync(ffmpegPath(), ['-y', '-loglevel', 'error', '-i', clip, '-t', '1', '-c:v', 'libx264', '-c:a', 'aac', short]);
+  let peak = treeRss();
+  const base = peak;
+  const timer = setInterval(() => (peak = Math.max(peak, treeRss())), 250);
+  const t0 = performance.now();
+  const [r, v] = await Promise.all([
+    both.restoreImage({ image: { path: noisyPath, contentType: 'image/png' }, upscaling: 2, backbone: 'rdn' }, ctx()),
+    both.upscaleVideo({ video: { path: short, contentType: 'video/mp4' }, scale: 2 }, ctx()),
+  ]);
+  clearInterval(timer);
+  console.log(`  done in ${((performance.now() - t0) / 1000).toFixed(1)} s: restore '${r.model}' ${r.width}x${r.height}; video '${v.model}'`);
+  console.log(`  RSS before ${(base / 2 ** 20).toFixed(0)} MiB, peak ${(peak / 2 ** 20).toFixed(0)} MiB (process + ffmpeg children; target < 4096 MiB)`);
+  await both.close();
+  console.log(`load average at end ${load()}`);
+}
+
+main()
+  .catch((e) => {
+    console.error(e);
+    process.exitCode = 1;
+  })
+  .finally(() => rmSync(dir, { recursive: true, force: true }));
