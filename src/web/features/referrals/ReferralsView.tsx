@@ -1,8 +1,77 @@
-import { Users } from 'lucide-react';
-import { ViewPlaceholder } from '../../components/ViewPlaceholder';
+import { Tabs } from 'radix-ui';
+import { Globe2, Ticket, Users, UsersRound } from 'lucide-react';
+import { useAuth } from '../../app/auth';
 import type { DashboardViewProps } from '../dashboard/views';
+import { GenerateInvite, InviteList } from './MyInvites';
+import { AdminInvites, AdminReferrals, MyReferrals } from './ReferralLists';
 
-/** Placeholder: replaced by the real view (keep the default export and the props). */
+const tabClass =
+  'inline-flex items-center gap-1.5 rounded-lg px-3 py-1.5 text-sm font-medium whitespace-nowrap text-zinc-400 transition hover:text-white data-[state=active]:bg-zinc-800 data-[state=active]:text-white data-[state=active]:shadow';
+
+function MyReferralProgram() {
+  return (
+    <div className="grid gap-6 lg:grid-cols-5">
+      <div className="space-y-6 lg:col-span-2">
+        <GenerateInvite />
+        <MyReferrals />
+      </div>
+      <div className="lg:col-span-3">
+        <InviteList />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * SPEC §2 Referral Management: generate invite codes, my codes, my
+ * referrals (at most 10 shown). Admins also get every invite and every
+ * referral on the platform, with filters.
+ */
 export default function ReferralsView(_props: DashboardViewProps) {
-  return <ViewPlaceholder title="Referral Management" description="Manage invite codes and track referrals." icon={Users} />;
+  const { user } = useAuth();
+  const isAdmin = !!user?.isAdmin;
+
+  return (
+    <div className="space-y-6">
+      <header className="flex min-w-0 items-start gap-4">
+        <span className="flex size-12 shrink-0 items-center justify-center rounded-xl bg-gradient-to-br from-emerald-500/25 to-sky-500/10 text-emerald-300 ring-1 ring-emerald-500/30">
+          <Users className="size-6" aria-hidden="true" />
+        </span>
+        <div className="min-w-0">
+          <h2 className="text-2xl font-bold tracking-tight text-white sm:text-3xl">Referral Management</h2>
+          <p className="mt-1 text-sm text-zinc-400">Create invite codes and see who joined with them.</p>
+        </div>
+      </header>
+
+      {isAdmin ? (
+        <Tabs.Root defaultValue="mine">
+          <Tabs.List
+            aria-label="Referral lists"
+            className="scroll-thin mb-5 flex max-w-full gap-1 overflow-x-auto rounded-xl border border-zinc-800 bg-zinc-950/60 p-1 sm:inline-flex"
+          >
+            <Tabs.Trigger value="mine" className={tabClass}>
+              <Ticket className="size-4" aria-hidden="true" /> My invites
+            </Tabs.Trigger>
+            <Tabs.Trigger value="all-invites" className={tabClass}>
+              <Globe2 className="size-4" aria-hidden="true" /> All invites
+            </Tabs.Trigger>
+            <Tabs.Trigger value="all-referrals" className={tabClass}>
+              <UsersRound className="size-4" aria-hidden="true" /> All referrals
+            </Tabs.Trigger>
+          </Tabs.List>
+          <Tabs.Content value="mine" className="outline-none">
+            <MyReferralProgram />
+          </Tabs.Content>
+          <Tabs.Content value="all-invites" className="outline-none">
+            <AdminInvites />
+          </Tabs.Content>
+          <Tabs.Content value="all-referrals" className="outline-none">
+            <AdminReferrals />
+          </Tabs.Content>
+        </Tabs.Root>
+      ) : (
+        <MyReferralProgram />
+      )}
+    </div>
+  );
 }

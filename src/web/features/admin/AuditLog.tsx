@@ -1,0 +1,143 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { ArrowRight, History, RotateCw } from 'lucide-react';
+import { TOOL_CATALOG, type ToolName } from '../../../shared/pricing.js';
+import { Button } from '../../components/Button';
+import { apiGet, describeError } from '../../lib/api';
+import { adminKeys, formatDateTime, numberFormat, type AuditEntry, type Page } from './adminApi';
+import { ErrorBox, Skeleton, StatusPill } from './ui';
+
+const PAGE_SIZE = 20;
+
+const ACTIONS: Record<string, { label: string; tone: 'emerald' | 'amber' | 'sky' | 'fuchsia' | 'zinc' }> = {
+  update_tool_pricing: { label: 'Tool pricing', tone: 'fuchsia' },
+  update_plan_energy: { label: 'Plan energy', tone: 'amber' },
+  set_referral_only: { label: 'Registration', tone: 'sky' },
+  grant_energy: { label: 'ENERGY grant', tone: 'emerald' },
+  set_role: { label: 'Role', tone: 'zinc' },
+};
+
+const FIELD_LABELS: Record<string, string> = {
+  base_energy_cost: 'Base cost',
+  discount_percentage: 'Discount',
+  energy_amount: 'Energy',
+  bonus_energy: 'Bonus',
+  is_referral_only: 'Referral-only',
+  energy_balance: 'Balance',
+  role: 'Role',
+};
+
+function show(key: string, value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  if (key === 'discount_percentage' && typeof value === 'number') return `${value}%`;
+  if (key === 'is_referral_only') return value ? 'on' : 'off';
+  if (typeof value === 'number') return numberFormat.format(value);
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+function targetLabel(e: AuditEntry): string {
+  if (e.action === 'update_tool_pricing') return TOOL_CATALOG[e.target as ToolName]?.displayName ?? e.target;
+  if (e.action === 'set_referral_only') return 'Referral-only mode';
+  if (e.action === 'grant_energy' || e.action === 'set_role') return `User ${e.target.slice(0, 8)}`;
+  return e.target;
+}
+
+/** The fields that changed, old -> new. */
+function Changes({ entry }: { entry: AuditEntry }) {
+  const oldV = (entry.old_value && typeof entry.old_value === 'object' ? entry.old_value : {}) as Record<string, unknown>;
+  const newV = (entry.new_value && typeof entry.new_value === 'object' ? entry.new_value : {}) as Record<string, unknown>;
+  const keys = Object.keys(FIELD_LABELS).filter((k) => k in newV && (!(k in oldV) || oldV[k] !== newV[k]));
+  const extra =
+    entry.action === 'grant_energy'
+      ? [typeof newV.amount === 'number' ? `+${numberFormat.format(newV.amount)} ENERGY` : null, typeof newV.reason === 'string' ? newV.reason : null].filter(Boolean)
+      : [];
+  if (keys.length === 0 && extra.length === 0) return <span className="text-zinc-500">No visible change</span>;
+  return (
+    <span className="flex flex-wrap gap-x-4 gap-y-1">
+      {keys.map((k) => (
+        <span key={k} className="inline-flex items-center gap-1.5">
+          <span className="text-zinc-500">{FIELD_LABELS[k]}</span>
+          <span className="text-zinc-400 tabular-nums line-through decoration-zinc-600">{show(k, oldV[k])}</span>
+          <ArrowRight className="size-3 text-zinc-500" aria-label="to" />
+          <span className="font-semibold text-white tabular-nums">{show(k, newV[k])}</span>
+        </span>
+      ))}
+      {extra.map((x) => (
+        <span key={x} className="text-zinc-400">
+          {x}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+/** GET /api/admin/audit: who changed what, when, old -> new; newest first, paged. */
+export function AuditLog() {
+  const q = useInfiniteQuery({
+    queryKey: adminKeys.audit,
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) =>
+      apiGet<Page<AuditEntry>>(`/api/admin/audit?limit=${PAGE_SIZE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`),
+    getNextPageParam: (last) => last.next_cursor ?? null,
+    staleTime: 15_000,
+  });
+  const items = q.data?.pages.flatMap((p) => p.items) ?? [];
+
+  return (
+    <div className="space-y-3">
+      <div className="flex items-center justify-between gap-2">
+        <p className="text-sm text-zinc-400">Every change to prices, plans, registration, roles and grants.</p>
+        <Button variant="ghost" size="sm" onClick={() => void q.refetch()} loading={q.isRefetching} aria-label="Refresh change history">
+          {!q.isRefetching && <RotateCw className="size-3.5" aria-hidden="true" />} Refresh
+        </Button>
+      </div>
+      {q.isPending ? (
+        <div className="space-y-2">
+          {Array.from({ length: 3 }, (_, i) => (
+            <Skeleton key={i} className="h-14" />
+          ))}
+        </div>
+      ) : q.isError && items.length === 0 ? (
+        <ErrorBox onRetry={() => void q.refetch()}>Could not load the change history: {describeError(q.error)}</ErrorBox>
+      ) : items.length === 0 ? (
+        <div className="rounded-xl border border-dashed border-zinc-800 px-4 py-8 text-center">
+          <History className="mx-auto size-8 text-zinc-700" aria-hidden="true" />
+          <p className="mt-2 text-sm text-zinc-400">No admin changes yet.</p>
+        </div>
+      ) : (
+        <>
+          <ul className="divide-y divide-zinc-800/80 overflow-hidden rounded-xl border border-zinc-800" aria-label="Admin change history">
+            {items.map((e) => {
+              const action = ACTIONS[e.action] ?? { label: e.action, tone: 'zinc' as const };
+              return (
+                <li key={e.id} className="bg-zinc-950/40 px-3.5 py-3 text-sm" data-testid="audit-entry">
+                  <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
+                    <span className="flex min-w-0 flex-wrap items-center gap-2">
+                      <StatusPill tone={action.tone}>{action.label}</StatusPill>
+                      <span className="font-medium text-zinc-100">{targetLabel(e)}</span>
+                    </span>
+                    <time dateTime={e.created_at} className="text-xs text-zinc-500">
+                      {formatDateTime(e.created_at)}
+                    </time>
+                  </div>
+                  <div className="mt-1.5 text-xs">
+                    <Changes entry={e} />
+                  </div>
+                  <p className="mt-1 truncate text-xs text-zinc-500">by {e.admin_email ?? 'a removed account'}</p>
+                </li>
+              );
+            })}
+          </ul>
+          {q.hasNextPage && (
+            <div className="text-center">
+              <Button variant="secondary" size="sm" onClick={() => void q.fetchNextPage()} loading={q.isFetchingNextPage}>
+                Load older
+              </Button>
+            </div>
+          )}
+          {q.isFetchNextPageError && <ErrorBox>Could not load older changes: {describeError(q.error)}</ErrorBox>}
+        </>
+      )}
+    </div>
+  );
+}

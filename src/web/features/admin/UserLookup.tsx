@@ -1,0 +1,216 @@
+import { useEffect, useId, useState } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Crown, Gift, Loader2, Search, ShieldCheck, UserRound } from 'lucide-react';
+import { toast } from 'sonner';
+import { ROLES, type Role } from '../../../shared/constants.js';
+import { useUser } from '../../app/auth';
+import { Button } from '../../components/Button';
+import { apiGet, apiPost, describeError, errorMessage } from '../../lib/api';
+import { queryKeys } from '../../lib/queryKeys';
+import { adminKeys, formatDateTime, numberFormat, type AdminUser } from './adminApi';
+import { ErrorBox, Skeleton, StatusPill } from './ui';
+
+const RESULTS = 20;
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+const ROLE_LABEL: Record<Role, string> = { user: 'User', vip: 'VIP', admin: 'Admin' };
+
+function RoleBadge({ role }: { role: Role }) {
+  if (role === 'admin')
+    return (
+      <StatusPill tone="amber">
+        <ShieldCheck className="size-3" aria-hidden="true" /> Admin
+      </StatusPill>
+    );
+  if (role === 'vip')
+    return (
+      <StatusPill tone="fuchsia">
+        <Crown className="size-3" aria-hidden="true" /> VIP
+      </StatusPill>
+    );
+  return <StatusPill tone="zinc">User</StatusPill>;
+}
+
+/** GET /api/admin/users?query=: find an account, grant ENERGY, change its role. */
+export function UserLookup() {
+  const inputId = useId();
+  const [text, setText] = useState('');
+  const query = useDebounced(text.trim().toLowerCase(), 300);
+
+  const q = useQuery({
+    queryKey: adminKeys.users(query),
+    queryFn: () => apiGet<{ items: AdminUser[] }>(`/api/admin/users?query=${encodeURIComponent(query)}&limit=${RESULTS}`),
+    placeholderData: keepPreviousData,
+    staleTime: 10_000,
+  });
+  const items = q.data?.items ?? [];
+
+  return (
+    <div className="space-y-3">
+      <div className="relative">
+        <label htmlFor={inputId} className="sr-only">
+          Search accounts by e-mail or name
+        </label>
+        <Search className="pointer-events-none absolute top-1/2 left-3.5 size-4 -translate-y-1/2 text-zinc-500" aria-hidden="true" />
+        <input
+          id={inputId}
+          type="search"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder="Search by e-mail or name"
+          className="input pl-10"
+          autoComplete="off"
+        />
+        {q.isFetching && !q.isPending && (
+          <Loader2 className="absolute top-1/2 right-3.5 size-4 -translate-y-1/2 animate-spin text-zinc-500" aria-label="Searching" />
+        )}
+      </div>
+
+      {q.isPending ? (
+        <div className="space-y-2">
+          {Array.from({ length: 3 }, (_, i) => (
+            <Skeleton key={i} className="h-20" />
+          ))}
+        </div>
+      ) : q.isError ? (
+        <ErrorBox onRetry={() => void q.refetch()}>Could not search accounts: {describeError(q.error)}</ErrorBox>
+      ) : items.length === 0 ? (
+        <p className="rounded-xl border border-dashed border-zinc-800 px-4 py-6 text-center text-sm text-zinc-500">
+          No accounts match “{query}”.
+        </p>
+      ) : (
+        <>
+          <ul className="space-y-2" aria-label="Accounts">
+            {items.map((u) => (
+              <UserRow key={u.id} user={u} />
+            ))}
+          </ul>
+          {items.length >= RESULTS && <p className="text-center text-xs text-zinc-500">Showing the first {RESULTS} matches. Refine the search to narrow it down.</p>}
+        </>
+      )}
+    </div>
+  );
+}
+
+function UserRow({ user }: { user: AdminUser }) {
+  const me = useUser();
+  const qc = useQueryClient();
+  const isMe = user.id === me.id;
+  const roleId = useId();
+  const grantId = useId();
+  const [amount, setAmount] = useState('');
+
+  const refresh = () => {
+    void qc.invalidateQueries({ queryKey: ['admin', 'users'] });
+    void qc.invalidateQueries({ queryKey: adminKeys.audit });
+    void qc.invalidateQueries({ queryKey: adminKeys.summary });
+  };
+
+  const role = useMutation({
+    mutationFn: (next: Role) => apiPost<{ role: Role }>(`/api/admin/users/${encodeURIComponent(user.id)}/role`, { role: next }),
+    onSuccess: (res) => {
+      toast.success(`${user.email} is now ${ROLE_LABEL[res.role] ?? res.role}`);
+      refresh();
+    },
+    onError: (err) => toast.error(errorMessage(err, `Could not change the role: ${describeError(err)}`)),
+  });
+
+  const grant = useMutation({
+    mutationFn: (n: number) =>
+      apiPost<{ energy_balance: number }>(`/api/admin/users/${encodeURIComponent(user.id)}/grant`, { amount: n, reason: 'Granted by admin' }),
+    onSuccess: (res, n) => {
+      toast.success(`Granted ${numberFormat.format(n)} ENERGY to ${user.email}. New balance: ${numberFormat.format(res.energy_balance)} ENERGY`);
+      setAmount('');
+      refresh();
+      if (isMe) void qc.invalidateQueries({ queryKey: queryKeys.me });
+    },
+    onError: (err) => toast.error(errorMessage(err, `Could not grant ENERGY: ${describeError(err)}`)),
+  });
+
+  const grantAmount = /^\d+$/.test(amount.trim()) ? Number(amount.trim()) : NaN;
+  const canGrant = Number.isInteger(grantAmount) && grantAmount >= 1 && grantAmount <= 1_000_000;
+
+  return (
+    <li className="rounded-xl border border-zinc-800 bg-zinc-950/40 p-3.5" data-testid="admin-user">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="flex min-w-0 items-center gap-3">
+          <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-zinc-800 text-zinc-300">
+            <UserRound className="size-4" aria-hidden="true" />
+          </span>
+          <div className="min-w-0">
+            <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-white">
+              <span className="truncate">{user.full_name || user.email}</span>
+              <RoleBadge role={user.role} />
+              {isMe && <span className="text-xs text-zinc-500">(you)</span>}
+            </p>
+            <p className="truncate text-xs text-zinc-400">{user.email}</p>
+            <p className="mt-0.5 text-xs text-zinc-500">
+              <span className="font-semibold text-amber-300 tabular-nums">{numberFormat.format(user.energy_balance)}</span> ENERGY ·{' '}
+              {numberFormat.format(user.total_energy_purchased)} purchased · joined {formatDateTime(user.created_at)}
+            </p>
+          </div>
+        </div>
+      </div>
+      <div className="mt-3 flex flex-wrap items-end gap-2">
+        <div>
+          <label htmlFor={roleId} className="mb-1 block text-xs font-medium text-zinc-400">
+            Role
+          </label>
+          <select
+            id={roleId}
+            value={user.role}
+            disabled={isMe || role.isPending}
+            title={isMe ? 'You cannot change your own role' : undefined}
+            onChange={(e) => {
+              const next = e.target.value as Role;
+              if (next === 'admin' && !window.confirm(`Make ${user.email} an admin? Admins can change prices, roles and balances.`)) return;
+              role.mutate(next);
+            }}
+            className="input w-28 py-2"
+          >
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABEL[r]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <form
+          className="flex min-w-0 flex-1 items-end gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (canGrant) grant.mutate(grantAmount);
+          }}
+        >
+          <div className="min-w-0 flex-1 sm:max-w-40">
+            <label htmlFor={grantId} className="mb-1 block text-xs font-medium text-zinc-400">
+              Grant ENERGY
+            </label>
+            <input
+              id={grantId}
+              type="number"
+              min={1}
+              step={1}
+              inputMode="numeric"
+              placeholder="Amount"
+              value={amount}
+              onChange={(e) => setAmount(e.target.value)}
+              className="input py-2 tabular-nums"
+            />
+          </div>
+          <Button type="submit" variant="secondary" disabled={!canGrant} loading={grant.isPending} className="py-2">
+            {!grant.isPending && <Gift className="size-4" aria-hidden="true" />} Grant
+          </Button>
+        </form>
+      </div>
+    </li>
+  );
+}

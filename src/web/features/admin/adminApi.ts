@@ -1,0 +1,87 @@
+import { queryKeys } from '../../lib/queryKeys';
+import type { Role } from '../../../shared/constants.js';
+
+/** GET /api/admin/summary */
+export interface PlatformSummary {
+  accounts: number;
+  vip_accounts: number;
+  admin_accounts: number;
+  energy_sold: number;
+  energy_spent: number;
+  energy_refunded: number;
+  energy_granted: number;
+  energy_in_balances: number;
+  revenue_cents: number;
+  purchases: number;
+  runs_by_tool: { tool_name: string; runs: number; refunded_runs: number; energy_spent: number }[];
+  generated_at: string;
+}
+
+/** A row of GET /api/admin/audit */
+export interface AuditEntry {
+  id: number;
+  admin_id: string | null;
+  admin_email: string | null;
+  action: string;
+  target: string;
+  old_value: unknown;
+  new_value: unknown;
+  created_at: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+/** A row of GET /api/admin/users */
+export interface AdminUser {
+  id: string;
+  email: string;
+  full_name: string;
+  role: Role;
+  energy_balance: number;
+  total_energy_purchased: number;
+  created_at: string;
+}
+
+/** POST /functions/v1/admin-update-pricing (SPEC §7): only what changed. */
+export interface PricingUpdateBody {
+  pricing_updates: Record<string, number>;
+  tool_discounts: Record<string, number>;
+  plan_energy_updates: Record<string, { energy_amount?: number; bonus_energy?: number }>;
+}
+
+export const adminKeys = {
+  all: ['admin'] as const,
+  summary: ['admin', 'summary'] as const,
+  audit: ['admin', 'audit'] as const,
+  users: (q: string) => ['admin', 'users', q] as const,
+  referralSetting: ['admin', 'referral-setting'] as const,
+  /** Under the `pricing` prefix: the live `pricing` event refreshes it. */
+  plans: [...queryKeys.pricing, 'plans', 'all'] as const,
+};
+
+export const numberFormat = new Intl.NumberFormat('en-US');
+export const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+export function formatDateTime(iso: string | Date): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? String(iso) : dateTime.format(d);
+}
+
+/** SPEC §5: the base cost is an integer; a non-number becomes 0 (and it cannot go below 0). */
+export function parseBaseCost(text: string): number {
+  const n = Number(text.trim());
+  if (text.trim() === '' || !Number.isFinite(n)) return 0;
+  return Math.max(0, Math.trunc(n));
+}
+
+/** SPEC §5: plan energy and bonus are whole numbers, at least 0; undefined when the text is not one. */
+export function parseWholeNumber(text: string): number | undefined {
+  const t = text.trim();
+  if (!/^\d+$/.test(t)) return undefined;
+  const n = Number(t);
+  return Number.isSafeInteger(n) ? n : undefined;
+}

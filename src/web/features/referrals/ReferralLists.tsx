@@ -1,0 +1,320 @@
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { ChevronLeft, ChevronRight, Filter, RotateCw, Search, UserPlus, Users } from 'lucide-react';
+import { REFERRALS_SHOWN } from '../../../shared/constants.js';
+import type { InviteStatus, Referral } from '../../../shared/invites.js';
+import { Button } from '../../components/Button';
+import { apiGet, describeError } from '../../lib/api';
+import { ErrorBox, Panel, Skeleton } from '../admin/ui';
+import { InviteItem } from './MyInvites';
+import { formatDateTime, referralKeys, type AdminInvite, type AdminReferral, type Listed } from './referralsApi';
+
+const PAGE_SIZE = 25;
+
+function useDebounced<T>(value: T, ms = 300): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+/** Runs `reset` during render when `key` changes (a new filter starts at the first page). */
+function useResetOnChange(key: string, reset: () => void) {
+  const [seen, setSeen] = useState(key);
+  if (seen !== key) {
+    setSeen(key);
+    reset();
+  }
+}
+
+function initials(name: string, email: string): string {
+  const source = name.trim() || email;
+  return source.slice(0, 1).toUpperCase();
+}
+
+function ReferralRow({ r, referrer }: { r: Referral; referrer?: ReactNode }) {
+  return (
+    <li className="flex items-center gap-3 px-3.5 py-3 sm:px-4" data-testid="referral-item">
+      <span
+        aria-hidden="true"
+        className="flex size-9 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-emerald-500/30 to-sky-500/20 text-sm font-bold text-emerald-200"
+      >
+        {initials(r.referred_name, r.referred_email)}
+      </span>
+      <div className="min-w-0 flex-1">
+        <p className="truncate text-sm font-medium text-white">{r.referred_name || r.referred_email}</p>
+        <p className="truncate text-xs text-zinc-400">{r.referred_email}</p>
+        {referrer && <p className="mt-0.5 truncate text-xs text-zinc-500">Invited by {referrer}</p>}
+      </div>
+      <div className="shrink-0 text-right">
+        <code className="rounded-md bg-zinc-800/80 px-1.5 py-0.5 font-mono text-xs font-semibold tracking-wider text-zinc-200">{r.invite_code}</code>
+        <p className="mt-1 text-[11px] text-zinc-500">
+          <time dateTime={r.created_at}>{formatDateTime(r.created_at)}</time>
+        </p>
+      </div>
+    </li>
+  );
+}
+
+/** SPEC §2/§9: my referrals, newest first, at most 10 shown, with the count of all. */
+export function MyReferrals() {
+  const q = useQuery({
+    queryKey: referralKeys.referrals,
+    queryFn: () => apiGet<Listed<Referral>>('/api/referrals'),
+    refetchInterval: 30_000,
+    refetchOnWindowFocus: true,
+  });
+  const items = (q.data?.items ?? []).slice(0, REFERRALS_SHOWN);
+  const total = q.data?.total ?? 0;
+
+  return (
+    <Panel
+      id="my-referrals-title"
+      title={
+        <span className="flex items-center gap-2">
+          Your referrals
+          {q.data && (
+            <span className="rounded-full bg-emerald-500/15 px-2 py-0.5 text-xs font-bold text-emerald-300 tabular-nums" data-testid="referral-count">
+              {total}
+            </span>
+          )}
+        </span>
+      }
+      description={
+        total > items.length ? `The ${items.length} most recent of ${total} people who joined with your codes` : 'People who joined with your codes'
+      }
+      icon={Users}
+      actions={
+        <Button variant="ghost" size="sm" onClick={() => void q.refetch()} loading={q.isRefetching} aria-label="Refresh referrals">
+          {!q.isRefetching && <RotateCw className="size-3.5" aria-hidden="true" />} Refresh
+        </Button>
+      }
+      bodyClassName="p-0 sm:p-0"
+    >
+      {q.isPending ? (
+        <div className="space-y-2 p-4">
+          <Skeleton className="h-12" />
+          <Skeleton className="h-12" />
+        </div>
+      ) : q.isError ? (
+        <div className="p-4">
+          <ErrorBox onRetry={() => void q.refetch()}>Could not load your referrals: {describeError(q.error)}</ErrorBox>
+        </div>
+      ) : items.length === 0 ? (
+        <div className="px-4 py-10 text-center">
+          <UserPlus className="mx-auto size-9 text-zinc-700" aria-hidden="true" />
+          <p className="mt-2 text-sm font-medium text-zinc-300">No referrals yet</p>
+          <p className="mt-1 text-xs text-zinc-500">When someone creates an account with your code, they show up here.</p>
+        </div>
+      ) : (
+        <ul className="divide-y divide-zinc-800/80" aria-label="Referrals">
+          {items.map((r) => (
+            <ReferralRow key={r.id} r={r} />
+          ))}
+        </ul>
+      )}
+    </Panel>
+  );
+}
+
+function Pager({ offset, total, count, onPage, busy }: { offset: number; total: number; count: number; onPage: (offset: number) => void; busy: boolean }) {
+  if (total === 0) return null;
+  const from = offset + 1;
+  const to = offset + count;
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-2 border-t border-zinc-800 px-4 py-3 text-xs text-zinc-400">
+      <span aria-live="polite">
+        Showing <strong className="text-zinc-200">{from}</strong>–<strong className="text-zinc-200">{to}</strong> of{' '}
+        <strong className="text-zinc-200">{total}</strong>
+      </span>
+      <span className="flex gap-2">
+        <Button variant="secondary" size="sm" disabled={offset === 0 || busy} onClick={() => onPage(Math.max(0, offset - PAGE_SIZE))}>
+          <ChevronLeft className="size-3.5" aria-hidden="true" /> Previous
+        </Button>
+        <Button variant="secondary" size="sm" disabled={to >= total || busy} onClick={() => onPage(offset + PAGE_SIZE)}>
+          Next <ChevronRight className="size-3.5" aria-hidden="true" />
+        </Button>
+      </span>
+    </div>
+  );
+}
+
+function FilterInput({ label, value, onChange, placeholder, mono }: { label: string; value: string; onChange: (v: string) => void; placeholder: string; mono?: boolean }) {
+  const id = useId();
+  return (
+    <div className="min-w-0 flex-1">
+      <label htmlFor={id} className="mb-1 block text-xs font-medium text-zinc-400">
+        {label}
+      </label>
+      <div className="relative">
+        <Search className="pointer-events-none absolute top-1/2 left-3 size-3.5 -translate-y-1/2 text-zinc-500" aria-hidden="true" />
+        <input
+          id={id}
+          type="search"
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          placeholder={placeholder}
+          autoComplete="off"
+          className={`input py-2 pl-8 ${mono ? 'font-mono uppercase placeholder:font-sans placeholder:normal-case' : ''}`}
+        />
+      </div>
+    </div>
+  );
+}
+
+const STATUSES: InviteStatus[] = ['Active', 'Exhausted', 'Expired', 'Inactive'];
+
+/** Admin: every invite on the platform, filtered by status, inviter e-mail and code; paged. */
+export function AdminInvites() {
+  const statusId = useId();
+  const [status, setStatus] = useState<'' | InviteStatus>('');
+  const [inviter, setInviter] = useState('');
+  const [code, setCode] = useState('');
+  const [offset, setOffset] = useState(0);
+  const filter = { status, inviter: useDebounced(inviter.trim()), code: useDebounced(code.trim()) };
+  useResetOnChange(`${filter.status}|${filter.inviter}|${filter.code}`, () => setOffset(0));
+
+  const q = useQuery({
+    queryKey: referralKeys.adminInvites({ ...filter, offset }),
+    queryFn: () => {
+      const p = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
+      if (filter.status) p.set('status', filter.status);
+      if (filter.inviter) p.set('inviter', filter.inviter);
+      if (filter.code) p.set('code', filter.code);
+      return apiGet<Listed<AdminInvite>>(`/api/admin/invites?${p}`);
+    },
+    placeholderData: keepPreviousData,
+  });
+  const items = q.data?.items ?? [];
+
+  return (
+    <Panel
+      id="admin-invites-title"
+      title="All invite codes"
+      description="Every code on the platform, newest first"
+      icon={Filter}
+      bodyClassName="p-0 sm:p-0"
+      actions={
+        <Button variant="ghost" size="sm" onClick={() => void q.refetch()} loading={q.isFetching} aria-label="Refresh all invite codes">
+          {!q.isFetching && <RotateCw className="size-3.5" aria-hidden="true" />} Refresh
+        </Button>
+      }
+    >
+      <div className="flex flex-col gap-3 border-b border-zinc-800 p-4 sm:flex-row sm:items-end">
+        <div className="sm:w-40">
+          <label htmlFor={statusId} className="mb-1 block text-xs font-medium text-zinc-400">
+            Status
+          </label>
+          <select id={statusId} value={status} onChange={(e) => setStatus(e.target.value as '' | InviteStatus)} className="input py-2">
+            <option value="">All statuses</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <FilterInput label="Inviter e-mail" value={inviter} onChange={setInviter} placeholder="name@example.com" />
+        <FilterInput label="Code" value={code} onChange={setCode} placeholder="Part of a code" mono />
+      </div>
+      {q.isPending ? (
+        <div className="space-y-2 p-4">
+          <Skeleton className="h-20" />
+          <Skeleton className="h-20" />
+        </div>
+      ) : q.isError ? (
+        <div className="p-4">
+          <ErrorBox onRetry={() => void q.refetch()}>Could not load invite codes: {describeError(q.error)}</ErrorBox>
+        </div>
+      ) : items.length === 0 ? (
+        <p className="px-4 py-10 text-center text-sm text-zinc-500">No invite codes match these filters.</p>
+      ) : (
+        <ul className="space-y-2.5 p-4" aria-label="All invite codes">
+          {items.map((i) => (
+            <InviteItem
+              key={i.id}
+              invite={i}
+              readOnly
+              inviter={
+                <span className="truncate">
+                  {i.inviter_name || i.inviter_email} <span className="text-zinc-500">({i.inviter_email})</span>
+                </span>
+              }
+            />
+          ))}
+        </ul>
+      )}
+      <Pager offset={offset} total={q.data?.total ?? 0} count={items.length} onPage={setOffset} busy={q.isFetching} />
+    </Panel>
+  );
+}
+
+/** Admin: every referral on the platform, filtered by e-mail (either side) and code; paged. */
+export function AdminReferrals() {
+  const [email, setEmail] = useState('');
+  const [code, setCode] = useState('');
+  const [offset, setOffset] = useState(0);
+  const filter = { email: useDebounced(email.trim()), code: useDebounced(code.trim()) };
+  useResetOnChange(`${filter.email}|${filter.code}`, () => setOffset(0));
+
+  const q = useQuery({
+    queryKey: referralKeys.adminReferrals({ ...filter, offset }),
+    queryFn: () => {
+      const p = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
+      if (filter.email) p.set('email', filter.email);
+      if (filter.code) p.set('code', filter.code);
+      return apiGet<Listed<AdminReferral>>(`/api/admin/referrals?${p}`);
+    },
+    placeholderData: keepPreviousData,
+  });
+  const items = q.data?.items ?? [];
+
+  return (
+    <Panel
+      id="admin-referrals-title"
+      title="All referrals"
+      description="Every account created with an invite code, newest first"
+      icon={Users}
+      bodyClassName="p-0 sm:p-0"
+      actions={
+        <Button variant="ghost" size="sm" onClick={() => void q.refetch()} loading={q.isFetching} aria-label="Refresh all referrals">
+          {!q.isFetching && <RotateCw className="size-3.5" aria-hidden="true" />} Refresh
+        </Button>
+      }
+    >
+      <div className="flex flex-col gap-3 border-b border-zinc-800 p-4 sm:flex-row sm:items-end">
+        <FilterInput label="E-mail (inviter or new account)" value={email} onChange={setEmail} placeholder="name@example.com" />
+        <FilterInput label="Code" value={code} onChange={setCode} placeholder="Part of a code" mono />
+      </div>
+      {q.isPending ? (
+        <div className="space-y-2 p-4">
+          <Skeleton className="h-12" />
+          <Skeleton className="h-12" />
+        </div>
+      ) : q.isError ? (
+        <div className="p-4">
+          <ErrorBox onRetry={() => void q.refetch()}>Could not load referrals: {describeError(q.error)}</ErrorBox>
+        </div>
+      ) : items.length === 0 ? (
+        <p className="px-4 py-10 text-center text-sm text-zinc-500">No referrals match these filters.</p>
+      ) : (
+        <ul className="divide-y divide-zinc-800/80" aria-label="All referrals">
+          {items.map((r) => (
+            <ReferralRow
+              key={r.id}
+              r={r}
+              referrer={
+                <>
+                  {r.referrer_name || r.referrer_email} <span className="text-zinc-600">({r.referrer_email})</span>
+                </>
+              }
+            />
+          ))}
+        </ul>
+      )}
+      <Pager offset={offset} total={q.data?.total ?? 0} count={items.length} onPage={setOffset} busy={q.isFetching} />
+    </Panel>
+  );
+}
