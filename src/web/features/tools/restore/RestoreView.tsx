@@ -1,8 +1,101 @@
-import { Sparkles } from 'lucide-react';
-import { ViewPlaceholder } from '../../../components/ViewPlaceholder';
+import { Wand2 } from 'lucide-react';
+import { RANGES, toolValidationError } from '../../../../shared/tools.js';
 import type { DashboardViewProps } from '../../dashboard/views';
+import { useToolAccess } from '../shared/access';
+import { AdvancedSettings, SeedField, SelectField, SliderField } from '../shared/fields';
+import { ImageResult } from '../shared/results';
+import { SourceField, type SourceValue } from '../shared/SourceField';
+import { FormPanel, RunBar, ToolScreen } from '../shared/ToolScreen';
+import { useToolForm } from '../shared/useToolForm';
+import { useToolRun } from '../shared/useToolRun';
+import { seedError, seedValue } from '../shared/seed';
 
-/** Placeholder: replaced by the real view (keep the default export and the props). */
-export default function RestoreView(_props: DashboardViewProps) {
-  return <ViewPlaceholder title="AI Image Restore" description="Repair damaged, old or corrupted images." icon={Sparkles} />;
+const ENDPOINT = 'fal-image-restore';
+
+type Backbone = 'edsr' | 'rdn';
+
+interface RestoreForm {
+  source: SourceValue | null;
+  upscaling: number;
+  backbone: Backbone;
+  seed: string;
+}
+
+const DEFAULTS: RestoreForm = { source: null, upscaling: RANGES.restoreUpscaling.default, backbone: 'edsr', seed: '' };
+
+const BACKBONES = [
+  { value: 'edsr', label: 'EDSR', hint: 'default, balanced' },
+  { value: 'rdn', label: 'RDN', hint: 'finer texture' },
+] as const;
+
+/** SPEC §2 AI Image Restore: image; Advanced: upscaling 1-4 (step 0.5, default 2), backbone edsr/rdn, optional seed. */
+export default function RestoreView({ openView }: DashboardViewProps) {
+  const run = useToolRun<RestoreForm>(ENDPOINT);
+  const access = useToolAccess(ENDPOINT);
+  const { form, set, resetForm } = useToolForm(run, DEFAULTS);
+
+  // SPEC §5: an empty seed is not sent.
+  const body: Record<string, unknown> = { image_url: form.source?.ref ?? '', upscaling: form.upscaling, backbone: form.backbone };
+  if (form.seed.trim()) body.seed = seedValue(form.seed) ?? form.seed.trim();
+  const validation = toolValidationError(ENDPOINT, body);
+  const seedProblem = seedError(form.seed);
+
+  const submit = () => {
+    if (validation || !access.canAfford) return;
+    run.submit(body, form);
+  };
+
+  return (
+    <ToolScreen
+      endpoint={ENDPOINT}
+      icon={Wand2}
+      accent="emerald"
+      description="Repair damaged, old or corrupted photos: less noise and blur, better light and detail, and a sharper, larger result."
+      run={run}
+      access={access}
+      result={
+        run.result && (
+          <ImageResult
+            endpoint={ENDPOINT}
+            result={run.result}
+            afterField="restored_url"
+            beforeFallback={form.source?.previewUrl}
+            icon={Wand2}
+            openView={openView}
+            onNew={() => {
+              run.reset();
+              resetForm();
+            }}
+          />
+        )
+      }
+    >
+      <FormPanel onSubmit={submit} source={<SourceField kind="image" label="Image" value={form.source} onChange={(v) => set('source', v)} defaultTab="upload" />}>
+        <div className="rounded-xl border border-zinc-800 bg-zinc-950/40 px-4 py-3 text-sm text-zinc-400">
+          Works best on scanned prints, low-light shots and heavily compressed images. The defaults suit most photos.
+        </div>
+        <AdvancedSettings>
+          <SliderField
+            label="Upscaling"
+            value={form.upscaling}
+            onChange={(v) => set('upscaling', v)}
+            {...RANGES.restoreUpscaling}
+            format={(v) => `${v}x`}
+            hint="How much larger the restored image is (1x keeps the size)."
+          />
+          <SelectField label="Backbone" value={form.backbone} onChange={(v) => set('backbone', v)} options={BACKBONES} />
+          <SeedField value={form.seed} onChange={(v) => set('seed', v)} error={seedProblem} />
+        </AdvancedSettings>
+        <RunBar
+          endpoint={ENDPOINT}
+          verb="Restore"
+          icon={Wand2}
+          access={access}
+          validation={validation}
+          running={run.phase === 'processing'}
+          error={run.phase === 'error' ? run.error : null}
+        />
+      </FormPanel>
+    </ToolScreen>
+  );
 }

@@ -1,8 +1,95 @@
 import { ImageUpscale } from 'lucide-react';
-import { ViewPlaceholder } from '../../../components/ViewPlaceholder';
+import { RANGES, toolValidationError } from '../../../../shared/tools.js';
 import type { DashboardViewProps } from '../../dashboard/views';
+import { useToolAccess } from '../shared/access';
+import { AdvancedSettings, SliderField } from '../shared/fields';
+import { ImageResult } from '../shared/results';
+import { SourceField, type SourceValue } from '../shared/SourceField';
+import { FormPanel, RunBar, ToolScreen } from '../shared/ToolScreen';
+import { useToolForm } from '../shared/useToolForm';
+import { useToolRun } from '../shared/useToolRun';
 
-/** Placeholder: replaced by the real view (keep the default export and the props). */
-export default function UpscalerView(_props: DashboardViewProps) {
-  return <ViewPlaceholder title="AI Image Upscaler" description="Enlarge images up to 8x with AI super-resolution." icon={ImageUpscale} />;
+const ENDPOINT = 'fal-upscaler';
+
+interface UpscalerForm {
+  source: SourceValue | null;
+  scale: number;
+  steps: number;
+}
+
+const DEFAULTS: UpscalerForm = {
+  source: null,
+  scale: RANGES.upscalerScale.default,
+  steps: RANGES.upscalerSteps.default,
+};
+
+/** SPEC §2 AI Image Upscaler: image, scale 2-8 (default 2); Advanced: steps 20-100 (display only). */
+export default function UpscalerView({ openView }: DashboardViewProps) {
+  const run = useToolRun<UpscalerForm>(ENDPOINT);
+  const access = useToolAccess(ENDPOINT);
+  const { form, set, resetForm } = useToolForm(run, DEFAULTS);
+
+  const body = { image_url: form.source?.ref ?? '', scale: form.scale };
+  const validation = toolValidationError(ENDPOINT, body);
+
+  const submit = () => {
+    if (validation || !access.canAfford) return;
+    run.submit(body, form);
+  };
+
+  return (
+    <ToolScreen
+      endpoint={ENDPOINT}
+      icon={ImageUpscale}
+      accent="violet"
+      description="Enlarge your image up to 8x with AI super-resolution: sharper edges and finer detail than plain resizing."
+      run={run}
+      access={access}
+      result={
+        run.result && (
+          <ImageResult
+            endpoint={ENDPOINT}
+            result={run.result}
+            afterField="upscaled_url"
+            beforeFallback={form.source?.previewUrl}
+            icon={ImageUpscale}
+            openView={openView}
+            onNew={() => {
+              run.reset();
+              resetForm();
+            }}
+          />
+        )
+      }
+    >
+      <FormPanel onSubmit={submit} source={<SourceField kind="image" label="Image" value={form.source} onChange={(v) => set('source', v)} defaultTab="upload" />}>
+        <SliderField
+          label="Scale"
+          value={form.scale}
+          onChange={(v) => set('scale', v)}
+          {...RANGES.upscalerScale}
+          format={(v) => `${v}x`}
+          hint="Each side of the image is multiplied by this factor."
+        />
+        <AdvancedSettings>
+          <SliderField
+            label="Steps"
+            value={form.steps}
+            onChange={(v) => set('steps', v)}
+            {...RANGES.upscalerSteps}
+            hint="For reference only: the upscaler chooses its own quality settings, so this value is not sent."
+          />
+        </AdvancedSettings>
+        <RunBar
+          endpoint={ENDPOINT}
+          verb="Upscale"
+          icon={ImageUpscale}
+          access={access}
+          validation={validation}
+          running={run.phase === 'processing'}
+          error={run.phase === 'error' ? run.error : null}
+        />
+      </FormPanel>
+    </ToolScreen>
+  );
 }

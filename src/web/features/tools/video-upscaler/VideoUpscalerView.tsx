@@ -1,8 +1,86 @@
 import { MonitorUp } from 'lucide-react';
-import { ViewPlaceholder } from '../../../components/ViewPlaceholder';
+import { RANGES, toolValidationError } from '../../../../shared/tools.js';
 import type { DashboardViewProps } from '../../dashboard/views';
+import { useToolAccess } from '../shared/access';
+import { AdvancedSettings, SliderField } from '../shared/fields';
+import { VideoResult } from '../shared/results';
+import { SourceField, type SourceValue } from '../shared/SourceField';
+import { FormPanel, RunBar, ToolScreen } from '../shared/ToolScreen';
+import { useToolForm } from '../shared/useToolForm';
+import { useToolRun } from '../shared/useToolRun';
 
-/** Placeholder: replaced by the real view (keep the default export and the props). */
-export default function VideoUpscalerView(_props: DashboardViewProps) {
-  return <ViewPlaceholder title="AI Video Upscaler" description="Increase the resolution of your videos." icon={MonitorUp} />;
+const ENDPOINT = 'fal-video-upscaler';
+
+interface VideoUpscalerForm {
+  source: SourceValue | null;
+  scale: number;
+}
+
+const DEFAULTS: VideoUpscalerForm = { source: null, scale: RANGES.videoUpscaleScale.default };
+
+/** SPEC §2 AI Video Upscaler: a video (tabs URL, Upload, Gallery; Gallery default), scale 1.5-4 (default 2). */
+export default function VideoUpscalerView({ openView }: DashboardViewProps) {
+  const run = useToolRun<VideoUpscalerForm>(ENDPOINT);
+  const access = useToolAccess(ENDPOINT);
+  const { form, set, resetForm } = useToolForm(run, DEFAULTS);
+
+  const body = { video_url: form.source?.ref ?? '', scale: form.scale };
+  const validation = toolValidationError(ENDPOINT, body);
+
+  const submit = () => {
+    if (validation || !access.canAfford) return;
+    run.submit(body, form);
+  };
+
+  return (
+    <ToolScreen
+      endpoint={ENDPOINT}
+      icon={MonitorUp}
+      accent="amber"
+      description="Increase the resolution of your video, frame by frame. The sound is kept."
+      run={run}
+      access={access}
+      result={
+        run.result && (
+          <VideoResult
+            endpoint={ENDPOINT}
+            result={run.result}
+            videoField="upscaled_url"
+            openView={openView}
+            onNew={() => {
+              run.reset();
+              resetForm();
+            }}
+            onReuse={() => run.reset()}
+          />
+        )
+      }
+    >
+      <FormPanel onSubmit={submit} source={<SourceField kind="video" label="Video" value={form.source} onChange={(v) => set('source', v)} defaultTab="gallery" />}>
+        <SliderField
+          label="Scale"
+          value={form.scale}
+          onChange={(v) => set('scale', v)}
+          {...RANGES.videoUpscaleScale}
+          format={(v) => `${v}x`}
+          hint="Width and height are multiplied by this factor."
+        />
+        <AdvancedSettings>
+          <p className="text-sm text-zinc-400">
+            Short clips are upscaled frame by frame with an AI super-resolution model; long ones with a high-quality resampling filter so that
+            they finish in time. The frame rate, length and audio stay as they are.
+          </p>
+        </AdvancedSettings>
+        <RunBar
+          endpoint={ENDPOINT}
+          verb="Upscale Video"
+          icon={MonitorUp}
+          access={access}
+          validation={validation}
+          running={run.phase === 'processing'}
+          error={run.phase === 'error' ? run.error : null}
+        />
+      </FormPanel>
+    </ToolScreen>
+  );
 }

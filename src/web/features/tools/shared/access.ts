@@ -1,0 +1,65 @@
+import { useQuery } from '@tanstack/react-query';
+import { insufficientEnergyMessage } from '../../../../shared/messages.js';
+import { TOOL_CATALOG } from '../../../../shared/pricing.js';
+import { TOOLS, type ToolEndpoint } from '../../../../shared/tools.js';
+import { useAuth, useUser } from '../../../app/auth';
+import { apiGet } from '../../../lib/api';
+import { usePricing } from '../../../lib/usePricing';
+
+export interface ToolAccess {
+  /** ENERGY the caller pays (0 shown as FREE for VIP / admin). */
+  cost: number;
+  /** Name from the price list (e.g. 'Image Upscaler'), used in the insufficient message. */
+  displayName: string;
+  /** 'FREE (ADMIN)' / 'FREE (VIP)' for those who do not pay, else null. */
+  freeLabel: string | null;
+  /** '2 ENERGY' or the free label. */
+  costLabel: string;
+  /** The balance is short for a paying user (SPEC §5). */
+  insufficient: boolean;
+  /** 'Insufficient ENERGY. You need at least {cost} ENERGY to use {tool}', or null. */
+  insufficientMessage: string | null;
+  /** False until the VIP / admin checks answered (a short balance may still be free). */
+  ready: boolean;
+  /** Free, or the balance covers the cost (the run button needs it). */
+  canAfford: boolean;
+}
+
+/** What running a tool costs this user, and whether they can (SPEC §5, §6). */
+export function useToolAccess(endpoint: ToolEndpoint): ToolAccess {
+  const user = useUser();
+  const { rolesLoaded } = useAuth();
+  const pricing = usePricing();
+  const toolName = TOOLS[endpoint].pricing;
+  const cost = pricing.costOf(toolName);
+  const displayName = pricing.rowOf(toolName)?.display_name ?? TOOL_CATALOG[toolName].displayName;
+  const freeLabel = user.isAdmin ? 'FREE (ADMIN)' : user.isVip ? 'FREE (VIP)' : null;
+  const short = !freeLabel && user.energyBalance < cost;
+  // Until the role checks answer, a short balance might still belong to a VIP / admin: wait, don't accuse.
+  const insufficient = short && rolesLoaded && !pricing.isLoading;
+  return {
+    cost,
+    displayName,
+    freeLabel,
+    costLabel: freeLabel ?? `${cost} ENERGY`,
+    insufficient,
+    insufficientMessage: insufficient ? insufficientEnergyMessage(cost, displayName) : null,
+    ready: rolesLoaded && !pricing.isLoading,
+    canAfford: !short,
+  };
+}
+
+export type ProviderKind = 'local' | 'fal';
+
+/** GET /api/tools/info: which provider runs each tool (Wan v2.2 is named only when fal runs image to video). */
+export function useToolProvider(endpoint: ToolEndpoint): ProviderKind | undefined {
+  const q = useQuery({
+    queryKey: ['tools', 'info'],
+    queryFn: () => apiGet<{ providers?: Partial<Record<ToolEndpoint, ProviderKind>> }>('/api/tools/info'),
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+  if (q.isPending) return undefined;
+  // Missing endpoint or field: the default install runs everything locally.
+  return q.data?.providers?.[endpoint] === 'fal' ? 'fal' : 'local';
+}

@@ -1,0 +1,173 @@
+import type { ComponentType, ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { CheckCircle2, Download, Film, Images, RotateCcw, Sparkles } from 'lucide-react';
+import { TOOLS, type ToolEndpoint } from '../../../../shared/tools.js';
+import { CompareSlider } from '../../../components/CompareSlider';
+import { apiGet } from '../../../lib/api';
+import type { ViewId } from '../../dashboard/views';
+import type { ToolResult } from './useToolRun';
+
+interface LibraryItemLinks {
+  id: string;
+  url?: string;
+  download_url?: string;
+  original_name?: string;
+}
+
+/** GET /api/library/:id: the saved result's signed links (download under its name). */
+function useLibraryItem(id: string | null | undefined) {
+  return useQuery({
+    queryKey: ['library', 'item', id],
+    queryFn: () => apiGet<LibraryItemLinks>(`/api/library/${encodeURIComponent(id!)}`),
+    enabled: !!id,
+    staleTime: 5 * 60_000,
+  });
+}
+
+function downloadHref(result: ToolResult, item: LibraryItemLinks | undefined, fallbackUrl: string | undefined): string | undefined {
+  if (item?.download_url) return item.download_url;
+  if (result.library_item_id) return `/api/library/${encodeURIComponent(String(result.library_item_id))}/download`;
+  return fallbackUrl;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** The small details line: model, ENERGY used, prompt, settings, scale, duration (whatever the response has). */
+export function ResultDetails({ result }: { result: ToolResult }) {
+  const items: { label: string; value: ReactNode }[] = [];
+  const model = str(result.model);
+  if (model) items.push({ label: 'Model', value: model });
+  const energy = num(result.energy_used);
+  if (energy !== undefined) items.push({ label: 'ENERGY used', value: energy === 0 ? 'FREE' : energy });
+  const scale = num(result.scale_factor);
+  if (scale !== undefined) items.push({ label: 'Scale', value: `${scale}x` });
+  const settings = result.settings && typeof result.settings === 'object' ? (result.settings as Record<string, unknown>) : null;
+  if (settings) {
+    if (num(settings.upscaling) !== undefined) items.push({ label: 'Upscaling', value: `${settings.upscaling}x` });
+    if (str(settings.backbone)) items.push({ label: 'Backbone', value: String(settings.backbone).toUpperCase() });
+  }
+  const duration = num(result.duration_seconds);
+  if (duration !== undefined) items.push({ label: 'Duration', value: `${Math.round(duration * 10) / 10} s` });
+  const prompt = str(result.prompt_used);
+  return (
+    <div className="space-y-2 text-xs text-zinc-400" data-testid="result-details">
+      {items.length > 0 && (
+        <dl className="flex flex-wrap gap-x-4 gap-y-1.5">
+          {items.map((i) => (
+            <div key={i.label} className="flex items-baseline gap-1.5">
+              <dt className="text-zinc-500">{i.label}</dt>
+              <dd className="font-medium text-zinc-200">{i.value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {prompt && (
+        <p className="break-words">
+          <span className="text-zinc-500">Prompt used </span>
+          <span className="text-zinc-300">"{prompt}"</span>
+        </p>
+      )}
+    </div>
+  );
+}
+
+function ResultHeader({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+      <h3 className="flex items-center gap-2 text-lg font-semibold text-white">
+        <CheckCircle2 className="size-5 text-emerald-400" aria-hidden="true" />
+        {title}
+      </h3>
+      <div className="flex flex-wrap gap-2">{children}</div>
+    </div>
+  );
+}
+
+function DownloadLink({ href, name }: { href: string | undefined; name?: string }) {
+  if (!href) return null;
+  return (
+    <a href={href} download={name ?? ''} className="btn btn-primary btn-sm px-3.5 py-2 text-sm" data-testid="download-result">
+      <Download className="size-4" aria-hidden="true" /> Download
+    </a>
+  );
+}
+
+export interface ImageResultProps {
+  endpoint: ToolEndpoint;
+  result: ToolResult;
+  /** Field of the response holding the new image (edited_url, restored_url, upscaled_url). */
+  afterField: string;
+  /** Shown when the response has no original_url (e.g. the preview of the input). */
+  beforeFallback?: string;
+  onNew: () => void;
+  openView: (id: ViewId) => void;
+  icon?: ComponentType<{ className?: string }>;
+}
+
+/** SPEC §2 image result: before/after slider with backgrounds, Download, the new-run button, details, My Images. */
+export function ImageResult({ endpoint, result, afterField, beforeFallback, onNew, openView, icon: Icon = Sparkles }: ImageResultProps) {
+  const tool = TOOLS[endpoint];
+  const item = useLibraryItem(result.library_item_id);
+  const after = str(result[afterField]) ?? item.data?.url;
+  const before = str(result.original_url) ?? beforeFallback;
+  return (
+    <div className="panel space-y-5 p-5 sm:p-6" data-testid="tool-result">
+      <ResultHeader title="Your image is ready">
+        <DownloadLink href={downloadHref(result, item.data, after)} name={item.data?.original_name} />
+        <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onNew}>
+          <Icon className="size-4" aria-hidden="true" /> {tool.newRunLabel}
+        </button>
+        <button type="button" className="btn btn-ghost btn-sm px-3.5 py-2 text-sm" onClick={() => openView('gallery')}>
+          <Images className="size-4" aria-hidden="true" /> My Images
+        </button>
+      </ResultHeader>
+      {after && before ? (
+        <CompareSlider beforeSrc={before} afterSrc={after} beforeLabel="Before" afterLabel="After" />
+      ) : after ? (
+        <img src={after} alt="Result" data-testid="result-image" className="mx-auto max-h-[70vh] rounded-2xl border border-zinc-800" />
+      ) : null}
+      <ResultDetails result={result} />
+    </div>
+  );
+}
+
+export interface VideoResultProps {
+  endpoint: ToolEndpoint;
+  result: ToolResult;
+  /** Field holding the video (video_url, upscaled_url). */
+  videoField: string;
+  onNew: () => void;
+  /** Back to the form keeping the inputs. */
+  onReuse: () => void;
+  openView: (id: ViewId) => void;
+}
+
+/** SPEC §2 video result: player, Download, 'New Video', 'Reuse', details, My Videos. */
+export function VideoResult({ endpoint, result, videoField, onNew, onReuse, openView }: VideoResultProps) {
+  const tool = TOOLS[endpoint];
+  const item = useLibraryItem(result.library_item_id);
+  const src = str(result[videoField]) ?? item.data?.url;
+  return (
+    <div className="panel space-y-5 p-5 sm:p-6" data-testid="tool-result">
+      <ResultHeader title="Your video is ready">
+        <DownloadLink href={downloadHref(result, item.data, src)} name={item.data?.original_name} />
+        <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onNew}>
+          <Film className="size-4" aria-hidden="true" /> {tool.newRunLabel}
+        </button>
+        <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onReuse}>
+          <RotateCcw className="size-4" aria-hidden="true" /> Reuse
+        </button>
+        <button type="button" className="btn btn-ghost btn-sm px-3.5 py-2 text-sm" onClick={() => openView('video-gallery')}>
+          <Film className="size-4" aria-hidden="true" /> My Videos
+        </button>
+      </ResultHeader>
+      {src && (
+        <div className="overflow-hidden rounded-2xl border border-zinc-800 bg-black">
+          <video src={src} controls playsInline loop className="mx-auto max-h-[70vh] w-full" data-testid="result-video" />
+        </div>
+      )}
+      <ResultDetails result={result} />
+    </div>
+  );
+}
