@@ -1,0 +1,214 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { libraryKeys, upsertItems, type LibraryItem, type MediaKind } from '../features/library/api';
+
+/**
+ * Uploads into the media library: POST /api/library/uploads (multipart
+ * field `file`, `?kind=` says which drop zone it came from so the server
+ * refuses the other kind). XMLHttpRequest rather than fetch, because only
+ * XHR reports upload progress. Same origin: the session cookie goes along.
+ */
+
+const MB = 1024 * 1024;
+
+/** SPEC §5/§9: image 10 MB, video 100 MB. */
+export const UPLOAD_LIMITS: Record<MediaKind, number> = { image: 10 * MB, video: 100 * MB };
+
+/** What the server can decode (src/server/media/sniff.ts), for the hint under a drop zone. */
+export const UPLOAD_FORMATS: Record<MediaKind, string> = {
+  image: 'JPEG, PNG, WebP, GIF or AVIF',
+  video: 'MP4, MOV, WebM or MKV',
+};
+
+export type UploadFailure = 'too_large' | 'wrong_type' | 'server' | 'network' | 'aborted';
+
+/** A refused or failed upload; `message` is what the user reads (SPEC §8: 'Failed to upload image: ...'). */
+export class UploadError extends Error {
+  constructor(
+    message: string,
+    readonly reason: UploadFailure,
+    readonly status = 0,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'UploadError';
+  }
+}
+
+export const uploadFailedMessage = (kind: MediaKind, reason: string) => `Failed to upload ${kind}: ${reason}`;
+
+const mbLabel = (bytes: number) => `${Math.round(bytes / MB)} MB`;
+
+/**
+ * The checks the browser can make before sending a byte, worded like the
+ * server's own refusals. Null when the file may be sent.
+ */
+export function checkUploadFile(file: File, kind: MediaKind): UploadError | null {
+  const type = (file.type || '').toLowerCase();
+  // An empty type (some systems) is left to the server, which decides by the bytes.
+  if (type && (!type.startsWith(`${kind}/`) || type === 'image/svg+xml')) {
+    return new UploadError(uploadFailedMessage(kind, 'Unsupported file type'), 'wrong_type', 415);
+  }
+  if (file.size > UPLOAD_LIMITS[kind]) {
+    return new UploadError(uploadFailedMessage(kind, `File is too large (max ${mbLabel(UPLOAD_LIMITS[kind])})`), 'too_large', 413);
+  }
+  if (file.size === 0) return new UploadError(uploadFailedMessage(kind, 'The file is empty'), 'wrong_type', 400);
+  return null;
+}
+
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+  /** 0..1 */
+  fraction: number;
+}
+
+export interface UploadOptions {
+  kind: MediaKind;
+  onProgress?: (p: UploadProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** Uploads one file; resolves with the new library item, rejects with UploadError (or an AbortError). */
+export function uploadFile(file: File, { kind, onProgress, signal }: UploadOptions): Promise<LibraryItem> {
+  return new Promise<LibraryItem>((resolve, reject) => {
+    const refused = checkUploadFile(file, kind);
+    if (refused) return reject(refused);
+    if (signal?.aborted) return reject(new DOMException('Upload cancelled', 'AbortError'));
+
+    const xhr = new XMLHttpRequest();
+    const onAbort = () => xhr.abort();
+    const done = () => signal?.removeEventListener('abort', onAbort);
+
+    xhr.open('POST', `/api/library/uploads?kind=${kind}`);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.upload.onprogress = (e) => {
+      const total = e.lengthComputable ? e.total : file.size;
+      onProgress?.({ loaded: e.loaded, total, fraction: total ? Math.min(1, e.loaded / total) : 0 });
+    };
+    xhr.onload = () => {
+      done();
+      let body: unknown;
+      try {
+        body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
+      } catch {
+        body = undefined;
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && body && typeof body === 'object') {
+        resolve(body as LibraryItem);
+        return;
+      }
+      const obj = (body && typeof body === 'object' ? body : {}) as { error?: unknown; code?: unknown };
+      const serverText = typeof obj.error === 'string' && obj.error ? obj.error : null;
+      reject(
+        new UploadError(
+          serverText ?? uploadFailedMessage(kind, `the server answered ${xhr.status || 'nothing'}${xhr.statusText ? ` (${xhr.statusText})` : ''}`),
+          xhr.status === 413 ? 'too_large' : xhr.status === 415 ? 'wrong_type' : 'server',
+          xhr.status,
+          typeof obj.code === 'string' ? obj.code : undefined,
+        ),
+      );
+    };
+    xhr.onerror = () => {
+      done();
+      reject(new UploadError(uploadFailedMessage(kind, 'the connection was lost. Check your connection and try again.'), 'network'));
+    };
+    xhr.ontimeout = xhr.onerror;
+    xhr.onabort = () => {
+      done();
+      reject(new DOMException('Upload cancelled', 'AbortError'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    const form = new FormData();
+    form.append('file', file, file.name);
+    xhr.send(form);
+  });
+}
+
+export const isAbortError = (err: unknown) => err instanceof DOMException && err.name === 'AbortError';
+
+export type UploadStatus = 'idle' | 'uploading' | 'processing' | 'done' | 'error';
+
+export interface UploadState {
+  status: UploadStatus;
+  /** 0..1 of the bytes sent. */
+  progress: number;
+  loaded: number;
+  total: number;
+  fileName: string | null;
+  error: UploadError | null;
+  item: LibraryItem | null;
+}
+
+const IDLE: UploadState = { status: 'idle', progress: 0, loaded: 0, total: 0, fileName: null, error: null, item: null };
+
+/**
+ * Upload state for a screen: progress while bytes go up, 'processing' while
+ * the server checks and thumbnails, then the item (put straight into every
+ * cached gallery list) or the error. One upload at a time; unmounting cancels.
+ */
+export function useUpload(kind: MediaKind) {
+  const qc = useQueryClient();
+  const [state, setState] = useState<UploadState>(IDLE);
+  const ctrl = useRef<AbortController | null>(null);
+
+  useEffect(() => () => ctrl.current?.abort(), []);
+
+  const upload = useCallback(
+    async (file: File): Promise<LibraryItem | null> => {
+      ctrl.current?.abort();
+      const mine = new AbortController();
+      ctrl.current = mine;
+      setState({ ...IDLE, status: 'uploading', fileName: file.name, total: file.size });
+      try {
+        const item = await uploadFile(file, {
+          kind,
+          signal: mine.signal,
+          onProgress: (p) => {
+            if (ctrl.current !== mine) return;
+            setState((s) => ({
+              ...s,
+              loaded: p.loaded,
+              total: p.total,
+              progress: p.fraction,
+              // All bytes sent: the server is now checking, cleaning and thumbnailing.
+              status: p.fraction >= 1 ? 'processing' : 'uploading',
+            }));
+          },
+        });
+        if (ctrl.current !== mine) return null;
+        upsertItems(qc, [item]);
+        void qc.invalidateQueries({ queryKey: libraryKeys.counts });
+        setState({ ...IDLE, status: 'done', fileName: file.name, progress: 1, item });
+        return item;
+      } catch (err) {
+        if (ctrl.current !== mine) return null;
+        if (isAbortError(err)) {
+          setState(IDLE);
+          return null;
+        }
+        const error =
+          err instanceof UploadError ? err : new UploadError(uploadFailedMessage(kind, (err as Error)?.message || 'unknown error'), 'server');
+        setState({ ...IDLE, status: 'error', fileName: file.name, error });
+        return null;
+      } finally {
+        if (ctrl.current === mine) ctrl.current = null;
+      }
+    },
+    [kind, qc],
+  );
+
+  const cancel = useCallback(() => ctrl.current?.abort(), []);
+  const reset = useCallback(() => {
+    ctrl.current?.abort();
+    setState(IDLE);
+  }, []);
+  /** Shows a refusal decided before uploading (a file the browser already knows is wrong). */
+  const fail = useCallback((error: UploadError, fileName?: string) => {
+    setState({ ...IDLE, status: 'error', error, fileName: fileName ?? null });
+  }, []);
+
+  return { ...state, busy: state.status === 'uploading' || state.status === 'processing', upload, cancel, reset, fail };
+}
