@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import sharp from 'sharp';
 import type { AiProvider, MediaOutput, RunContext } from '../../src/server/providers/ai/ai-provider.js';
 import { ProviderError } from '../../src/server/providers/ai/ai-provider.js';
 
@@ -29,7 +30,9 @@ export function createFakeAiProvider(behaviour: FakeBehaviour = {}) {
     if (behaviour.failWith) throw new ProviderError(behaviour.failWith);
     if (behaviour.flakyAttempts && attempts <= behaviour.flakyAttempts) throw new Error('transient glitch');
     const file = path.join(ctx.workDir, `out.${ext}`);
-    await fs.writeFile(file, `${kind} result`);
+    // A real (tiny) PNG, so the real library accepts it; videos stay placeholder bytes.
+    if (ext === 'png') await sharp({ create: { width: 8, height: 6, channels: 3, background: { r: 40, g: 90, b: 200 } } }).png().toFile(file);
+    else await fs.writeFile(file, `${kind} result`);
     return { path: file, contentType: ext === 'mp4' ? 'video/mp4' : 'image/png', model: `fake-${kind}` };
   }
   const provider: AiProvider & { calls: string[]; behaviour: FakeBehaviour } = {

@@ -14,7 +14,9 @@ import { openPostgres } from './postgres.js';
 export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>): Promise<Db> {
   let db: Db;
   if (config.DATABASE_URL) {
-    db = await openPostgres({ connectionString: config.DATABASE_URL });
+    // A URL confined to a schema (?options=-c search_path=x) keeps the queue in a schema of its own too.
+    const schema = /search_path=([A-Za-z0-9_]+)/.exec(decodeURIComponent(config.DATABASE_URL))?.[1];
+    db = await openPostgres({ connectionString: config.DATABASE_URL, schema });
   } else {
     const dir = path.join(config.dataDir, 'db');
     const release = lockDataDir(config.dataDir);

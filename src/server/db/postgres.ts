@@ -63,7 +63,12 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
     kind: 'postgres',
     schema: opts.schema,
     queueDatabase: () => ({
-      executeSql: async (text: string, values?: unknown[]) => ({ rows: (await pool.query(text, values)).rows }),
+      executeSql: async (text: string, values?: unknown[]) => {
+        // A multi-statement script answers one result per statement: flatten
+        // them, as pg-boss's own driver does, so a RETURNING is never lost.
+        const res = (await pool.query(text, values)) as unknown as pg.QueryResult | pg.QueryResult[];
+        return { rows: Array.isArray(res) ? res.flatMap((r) => r.rows ?? []) : res.rows };
+      },
     }),
     ...asQueryable(pool),
     async transaction(fn) {

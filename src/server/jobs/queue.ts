@@ -12,6 +12,8 @@ export interface ToolRunMessage {
 export interface QueueOptions {
   /** Seconds without a worker heartbeat before a job is retried (a crashed worker). */
   heartbeatSeconds?: number;
+  /** How often lapsed heartbeats and expired jobs are looked for. */
+  superviseSeconds?: number;
   /** First delay before retrying a failed attempt (doubles each time). */
   retryDelaySeconds?: number;
   log?: { warn: (obj: unknown, msg?: string) => void; error: (obj: unknown, msg?: string) => void };
@@ -35,6 +37,8 @@ export class JobQueue {
       // Confined test schemas get a queue schema of their own.
       schema: db.schema ? `${db.schema}_boss` : 'pgboss',
       schedule: false,
+      superviseIntervalSeconds: opts.superviseSeconds ?? 15,
+      monitorIntervalSeconds: opts.superviseSeconds ?? 15,
     });
     boss.on('error', (err) => opts.log?.error({ err }, 'job queue error'));
     await boss.start();

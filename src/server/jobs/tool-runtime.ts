@@ -15,6 +15,7 @@ export interface ToolRuntimeOptions {
   perUserConcurrency: number;
   heartbeatSeconds?: number;
   retryDelaySeconds?: number;
+  superviseSeconds?: number;
   sweepIntervalMs?: number;
   maxAttempts?: number;
 }
@@ -27,7 +28,10 @@ export interface ToolRuntime {
 
 /** Queue + tools service (+ workers and the sweeper): what tool runs need at run time. */
 export async function startToolRuntime(ctx: AppContext, opts: ToolRuntimeOptions): Promise<ToolRuntime> {
-  const queue = await JobQueue.start(ctx.db, { heartbeatSeconds: opts.heartbeatSeconds, retryDelaySeconds: opts.retryDelaySeconds, log: ctx.log });
+  const queue = await JobQueue.start(ctx.db, { heartbeatSeconds: opts.heartbeatSeconds, retryDelaySeconds: opts.retryDelaySeconds,
+    superviseSeconds: opts.superviseSeconds,
+    log: ctx.log,
+  });
   const tools = new ToolsService(
     ctx.db,
     ctx.services.energy,

@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crash-'));
+const serverUrl = process.env.DATABASE_URL;
+const schema = `crash_${randomBytes(4).toString('hex')}`;
+
+function env(): NodeJS.ProcessEnv {
+  const base = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'test' };
+  if (!serverUrl) return { ...base, DATABASE_URL: '' };
+  const url = new URL(serverUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { ...base, DATABASE_URL: url.toString() };
+}
+
+function start(args: string[], extra: Record<string, string>) {
+  // One process (node with the tsx loader), so SIGKILL really kills the worker.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/crash-run.ts', ...args], { env: { ...env(), ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const line = (prefix: string, timeoutMs: number) =>
+    new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no '${prefix}' line in time; stderr: ${err.slice(-2000)}`)), timeoutMs);
+      const check = () => {
+        const found = out.split('\n').find((l) => l.startsWith(prefix));
+        if (found) {
+          clearTimeout(timer);
+          resolve(found.slice(prefix.length).trim());
+        }
+      };
+      child.stdout.on('data', check);
+      child.on('exit', () => {
+        check();
+        clearTimeout(timer);
+        reject(new Error(`process exited before '${prefix}'; stderr: ${err.slice(-2000)}`));
+      });
+    });
+  return { child, line };
+}
+
+afterAll(async () => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (serverUrl) {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}_boss" CASCADE`);
+    await client.end();
+  }
+});
+
+// J1: at-least-once delivery made exactly-once in effect.
+describe('a worker killed mid-run', () => {
+  it('is picked up again: one charge, one library item, no refund', async () => {
+    const first = start(['submit'], { FAKE_DELAY_MS: '60000' });
+    const [jobId] = (await first.line('JOB', 60_000)).split(' ');
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
+
+    const second = start(['resume', jobId], { FAKE_DELAY_MS: '200' });
+    const result = JSON.parse(await second.line('DONE', 120_000));
+    expect(result).toMatchObject({ status: 'succeeded', spends: 1, refunds: 0, items: 1, balance: 8 });
+    expect(result.attempts).toBeGreaterThanOrEqual(2);
+  }, 240_000);
+});
