@@ -45,6 +45,7 @@ export function createServices(config: Config, db: Db, log: Logger): Services {
   const referrals = new ReferralsService(db, log);
   const energy = new EnergyService(db);
   const realtime = new RealtimeHub(db, { log });
+  const pricing = new PricingService(db);
   // Balance changes reach the user's open screens (after commit; never fails the change).
   energy.onBalanceChange((userId) => {
     realtime.publishBalance(userId).catch((err) => log.warn({ err, userId }, 'balance event not sent'));
@@ -54,11 +55,11 @@ export function createServices(config: Config, db: Db, log: Logger): Services {
     referrals,
     profiles: new ProfilesService(db),
     energy,
-    pricing: new PricingService(db),
+    pricing,
     settings: new SettingsService(db, realtime),
     admin: new AdminService(db, energy, realtime, log),
     realtime,
     library: createLibraryService(config, db, log),
-    payments: new PaymentsService(db, energy, createCheckoutGateway(config, db), config, log),
+    payments: new PaymentsService(db, energy, pricing, createCheckoutGateway(config, db), config, log),
   };
 }

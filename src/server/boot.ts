@@ -44,7 +44,6 @@ export async function bootToolRuntime(ctx: AppContext, runWorkers: boolean): Pro
     perUserConcurrency: ctx.config.USER_CONCURRENCY,
   });
   ctx.services.tools = runtime.tools;
-  ctx.services.library.setRetryHandler(({ userId, item }) => runtime.tools.retryLibraryItem(userId, item));
   return {
     ...runtime,
     async stop() {

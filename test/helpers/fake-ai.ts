@@ -1,6 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { ffmpegPath } from '../../src/server/providers/ai/local/ffmpeg.js';
+
+const execFileAsync = promisify(execFile);
 import type { AiProvider, MediaOutput, RunContext } from '../../src/server/providers/ai/ai-provider.js';
 import { ProviderError } from '../../src/server/providers/ai/ai-provider.js';
 
@@ -11,6 +16,11 @@ export interface FakeBehaviour {
   failWith?: string;
   /** Fail this many first attempts with a retryable error, then succeed. */
   flakyAttempts?: number;
+}
+
+/** A real one-second 32x32 H.264 clip. */
+async function tinyVideo(file: string): Promise<void> {
+  await execFileAsync(ffmpegPath(), ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=blue:s=32x32:d=1:r=8', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-y', file]);
 }
 
 /** Tests only: a deterministic provider that writes tiny files and reports progress. */
@@ -32,7 +42,7 @@ export function createFakeAiProvider(behaviour: FakeBehaviour = {}) {
     const file = path.join(ctx.workDir, `out.${ext}`);
     // A real (tiny) PNG, so the real library accepts it; videos stay placeholder bytes.
     if (ext === 'png') await sharp({ create: { width: 8, height: 6, channels: 3, background: { r: 40, g: 90, b: 200 } } }).png().toFile(file);
-    else await fs.writeFile(file, `${kind} result`);
+    else await tinyVideo(file);
     return { path: file, contentType: ext === 'mp4' ? 'video/mp4' : 'image/png', model: `fake-${kind}` };
   }
   const provider: AiProvider & { calls: string[]; behaviour: FakeBehaviour } = {

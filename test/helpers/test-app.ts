@@ -8,6 +8,7 @@ import { openTestDb } from './test-db.js';
 import { startToolRuntime, type ToolRuntime } from '../../src/server/jobs/tool-runtime.js';
 import type { AiProvider } from '../../src/server/providers/ai/ai-provider.js';
 import type { ToolMediaPort } from '../../src/server/features/tools/tool-media.js';
+import { libraryMediaPort } from '../../src/server/features/tools/library-media.js';
 
 export interface TestApp {
   ctx: AppContext;
@@ -19,7 +20,8 @@ export interface TestApp {
 
 export interface TestToolOptions {
   provider: AiProvider;
-  media: ToolMediaPort;
+  /** Default: the real media library. */
+  media?: ToolMediaPort;
   runWorkers?: boolean;
   concurrency?: number;
   perUserConcurrency?: number;
@@ -36,7 +38,7 @@ export async function createTestApp(env: Record<string, string> = {}, toolOpts?:
   const ctx: AppContext = { config, db, log, services };
   const runtime = toolOpts
     ? await startToolRuntime(ctx, {
-        media: toolOpts.media,
+        media: toolOpts.media ?? libraryMediaPort(services.library),
         providerFor: () => toolOpts.provider,
         runWorkers: toolOpts.runWorkers ?? true,
         concurrency: toolOpts.concurrency ?? 2,

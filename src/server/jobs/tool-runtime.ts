@@ -42,6 +42,8 @@ export async function startToolRuntime(ctx: AppContext, opts: ToolRuntimeOptions
     (endpoint, body) =>
       endpoint === 'fal-image-editor' ? (opts.providerFor(endpoint).validateEditPrompt?.(String(body.prompt ?? '')) ?? null) : null,
   );
+  // The library's retry of a pending or failed video runs the tool again.
+  ctx.services.library.setRetryHandler(({ userId, item }) => tools.retryLibraryItem(userId, item));
   let sweeper: NodeJS.Timeout | undefined;
   if (opts.runWorkers) {
     await startToolWorkers({
@@ -64,6 +66,7 @@ export async function startToolRuntime(ctx: AppContext, opts: ToolRuntimeOptions
     tools,
     async stop() {
       if (sweeper) clearInterval(sweeper);
+      ctx.services.library.setRetryHandler(null);
       await queue.stop();
     },
   };

@@ -187,3 +187,14 @@ export function markPendingAgain(db: Queryable, userId: string, id: string) {
     [id, userId],
   );
 }
+
+/** A retry's new run takes over the pending entry of the run it replaces. */
+export function reassignJob(db: Queryable, userId: string, id: string, jobId: string) {
+  return one<LibraryRow>(
+    db,
+    `UPDATE uploaded_images SET job_id = $3, status = 'pending', error = NULL
+      WHERE id = $1 AND user_id = $2 AND status IN ('pending', 'failed') AND storage_path LIKE '%pending/%'
+      RETURNING ${COLUMNS}`,
+    [id, userId, jobId],
+  );
+}

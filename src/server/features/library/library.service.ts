@@ -359,6 +359,12 @@ export class LibraryService {
     });
   }
 
+  /** Points a pending (or failed) video at the new run that retries it. */
+  async reassignPendingItem(userId: string, itemId: string, jobId: string): Promise<LibraryItem | null> {
+    const row = await repo.reassignJob(this.db, userId, itemId, jobId);
+    return row ? this.toItem(row) : null;
+  }
+
   /** Marks a pending item failed (shown with a retry action). */
   async failPendingItem(input: { userId: string; jobId: string; error: string }): Promise<LibraryItem | null> {
     const row = await repo.failItem(this.db, input.jobId, input.error.slice(0, 500));
@@ -621,13 +627,21 @@ export class LibraryService {
     return new AppError(e.code, msg.uploadFailed(kind, e.message));
   }
 
+  /** Our own signed links expire: an original that is one of the owner's files gets a fresh one. */
+  private async freshOriginalUrl(r: repo.LibraryRow): Promise<string | null> {
+    const key = r.original_image_url ? this.storage.keyFromUrl(r.original_image_url) : null;
+    if (key === null || keyOwner(key) !== r.user_id) return r.original_image_url;
+    return this.storage.signedUrl(key).catch(() => r.original_image_url);
+  }
+
   private async toItem(r: repo.LibraryRow): Promise<LibraryItem> {
     const ready = r.status === 'ready' && !isPendingPath(r.storage_path);
     const ext = extensionFor(r.content_type);
-    const [url, download, thumb] = await Promise.all([
+    const [url, download, thumb, original] = await Promise.all([
       ready ? this.storage.signedUrl(r.storage_path, { contentType: r.content_type }) : undefined,
       ready ? this.storage.signedUrl(r.storage_path, { contentType: r.content_type, downloadName: withExtension(r.original_name, ext) }) : undefined,
       r.thumbnail_path ? this.storage.signedUrl(r.thumbnail_path, { contentType: 'image/webp' }) : undefined,
+      this.freshOriginalUrl(r),
     ]);
     return {
       id: r.id,
@@ -639,7 +653,7 @@ export class LibraryService {
       storage_path: r.storage_path,
       is_generated: r.is_generated,
       generation_type: r.generation_type,
-      original_image_url: r.original_image_url,
+      original_image_url: original,
       duration_seconds: r.duration_seconds === null ? null : Number(r.duration_seconds),
       created_at: new Date(r.created_at).toISOString(),
       kind: r.kind,

@@ -20,23 +20,6 @@ export interface CheckoutRow {
   fulfilled_at: Date | null;
 }
 
-export interface PlanRow {
-  price_id: string;
-  plan_name: string;
-  price_cents: number;
-  energy_amount: number;
-  bonus_energy: number;
-  is_active: boolean;
-}
-
-export function findActivePlan(db: Queryable, priceId: string) {
-  return one<PlanRow>(
-    db,
-    'SELECT price_id, plan_name, price_cents, energy_amount, bonus_energy, is_active FROM plan_energy_mapping WHERE price_id = $1 AND is_active',
-    [priceId],
-  );
-}
-
 export function insertCheckout(
   db: Queryable,
   c: Pick<CheckoutRow, 'id' | 'provider' | 'user_id' | 'bundle_id' | 'price_id' | 'plan_name' | 'energy' | 'amount_cents' | 'success_url' | 'cancel_url'>,

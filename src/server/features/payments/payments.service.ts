@@ -3,6 +3,7 @@ import type { Db } from '../../db/db.js';
 import type { Config } from '../../config.js';
 import { AppError } from '../../http/errors.js';
 import type { EnergyService } from '../energy/energy.service.js';
+import type { PricingService } from '../pricing/pricing.service.js';
 import type { CheckoutGateway, WebhookEvent } from '../../providers/payments/checkout-gateway.js';
 import { testCardOutcome, TestCheckoutGateway } from '../../providers/payments/test-gateway.js';
 import { BUNDLES, type Bundle } from '../../../shared/bundles.js';
@@ -63,6 +64,7 @@ export class PaymentsService {
   constructor(
     private readonly db: Db,
     private readonly energy: EnergyService,
+    private readonly pricing: PricingService,
     private readonly gateway: CheckoutGateway | null,
     private readonly config: Config,
     private readonly log: { info: (o: unknown, m?: string) => void; warn: (o: unknown, m?: string) => void },
@@ -88,7 +90,7 @@ export class PaymentsService {
     if (body.mode !== undefined && body.mode !== 'payment') throw new AppError('validation', purchaseMessages.badMode);
     const bundle = typeof body.price_id === 'string' ? this.bundlesByPriceId.get(body.price_id) : undefined;
     // The plan row carries what the admin set; an inactive plan is not for sale.
-    const plan = bundle ? await repo.findActivePlan(this.db, bundle.priceId) : undefined;
+    const plan = bundle ? await this.pricing.findActivePlan(bundle.priceId) : undefined;
     if (!bundle || !plan) throw new AppError('validation', purchaseMessages.unknownBundle);
     const successUrl = this.ownUrl(body.success_url, '/success');
     const cancelUrl = this.ownUrl(body.cancel_url, '/dashboard');

@@ -25,5 +25,7 @@ export const pricingRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
     return pricing.listPlans(all);
   });
 
-  r.get('/api/bundles', { config: { auth: 'public' }, schema: { tags: ['pricing'] } }, async () => pricing.listBundles());
+  r.get('/api/bundles', { config: { auth: 'public' }, schema: { tags: ['pricing'] } }, async () =>
+    pricing.listBundles((bundle) => ctx.services.payments.priceIdOf(bundle)),
+  );
 };

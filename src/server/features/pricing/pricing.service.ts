@@ -80,7 +80,7 @@ export class PricingService {
   }
 
   /** GET /api/bundles: the four fixed bundles whose plan row is active, in their fixed order. */
-  async listBundles(): Promise<BundleOffer[]> {
+  async listBundles(priceIdOf: (bundle: Bundle) => string = (b) => b.priceId): Promise<BundleOffer[]> {
     const plans = new Map((await repo.listPlans(this.db, false)).map((p) => [p.price_id, p]));
     return BUNDLES.flatMap((b) => {
       const plan = plans.get(b.priceId);
@@ -88,7 +88,8 @@ export class PricingService {
       return [
         {
           id: b.id,
-          price_id: b.priceId,
+          // What checkout is asked for: the configured Stripe price of the bundle.
+          price_id: priceIdOf(b),
           name: b.name,
           description: b.description,
           price_cents: b.priceCents,

@@ -53,6 +53,10 @@ export function libraryMediaPort(library: LibraryService): ToolMediaPort {
       await library.createPendingItem({ userId, jobId, originalName, generationType, prompt });
     },
 
+    async reattachPending(userId, itemId, jobId) {
+      await library.reassignPendingItem(userId, itemId, jobId);
+    },
+
     async failPending(userId, jobId, error) {
       await library.failPendingItem({ userId, jobId, error });
     },

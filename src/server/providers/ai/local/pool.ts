@@ -200,9 +200,14 @@ export class TfWorkerPool {
       if (!p || p.id !== m.id) return;
       slot.busy = null;
       this.settle(p);
-      if (m.ok) p.resolve({ width: m.width!, height: m.height!, data: m.data! });
-      else p.reject(new Error(`AI worker: ${m.error}`));
-      this.idle(slot);
+      if (m.ok) {
+        p.resolve({ width: m.width!, height: m.height!, data: m.data! });
+        this.idle(slot);
+      } else {
+        p.reject(new Error(`AI worker: ${m.error}`));
+        // A failed inference (e.g. wasm out of memory) may leave the heap unusable: start afresh.
+        this.kill(slot);
+      }
       this.pump();
     });
     const onGone = (err?: Error) => {

@@ -1,0 +1,115 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
+import { createFakeAiProvider } from './helpers/fake-ai.js';
+
+// Tool runs against the real media library (local storage, thumbnails, pending videos).
+const provider = createFakeAiProvider({ delayMs: 100 });
+let t: TestApp;
+let user: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp({ DATA_DIR: `./.tmp/tool-library-${process.pid}` }, { provider, maxAttempts: 1 });
+  user = await registerUser(t, { energy: 100 });
+});
+afterAll(() => t.close());
+
+async function uploadPng(): Promise<{ id: string; url: string }> {
+  const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 250, g: 0, b: 0 } } }).png().toBuffer();
+  const boundary = '----pixelrushtest';
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="red.png"\r\nContent-Type: image/png\r\n\r\n`),
+    png,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/library/uploads',
+    headers: { ...user.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: body,
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json();
+}
+
+const item = async (id: string) => (await t.app.inject({ url: `/api/library/${id}`, headers: user.headers })).json();
+
+describe('tool results in the library', () => {
+  it('an upscale of a library item lands in the library as Generated, once, with the original linked', async () => {
+    const input = await uploadPng();
+    const res = await t.app.inject({ method: 'POST', url: '/functions/v1/fal-upscaler', headers: user.headers, payload: { image_url: input.id } });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.upscaled_url).toContain('/api/files/');
+    expect(body.original_url).toContain('/api/files/');
+    const saved = await item(body.library_item_id);
+    expect(saved).toMatchObject({ is_generated: true, generation_type: 'AI Image Upscaler', status: 'ready', job_id: body.job_id, content_type: 'image/png' });
+    expect(saved.thumbnail_url).toBeTruthy();
+    // The file behind the link is the result.
+    const file = await t.app.inject({ url: body.upscaled_url });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('image/png');
+    const counts = (await t.app.inject({ url: '/api/library/counts', headers: user.headers })).json();
+    expect(counts.images).toMatchObject({ generated: 1, uploaded: 1 });
+  });
+
+  it('a URL that is not one of ours and not public fails the run and refunds it', async () => {
+    const before = (await t.app.inject({ url: '/api/me', headers: user.headers })).json().energy_balance;
+    const res = await t.app.inject({ method: 'POST', url: '/functions/v1/fal-upscaler', headers: user.headers, payload: { image_url: 'http://127.0.0.1:1/x.png' } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toMatch(/not allowed|private|local/i);
+    expect((await t.app.inject({ url: '/api/me', headers: user.headers })).json().energy_balance).toBe(before);
+  });
+
+  it('image to video shows a pending item while generating, then a playable video', async () => {
+    provider.behaviour.delayMs = 1_500;
+    try {
+      const input = await uploadPng();
+      const run = t.app.inject({ method: 'POST', url: '/functions/v1/fal-image-to-video', headers: user.headers, payload: { image_url: input.id, prompt: 'slow zoom in on the red square' } });
+      let pending;
+      for (let i = 0; i < 40 && !pending; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        const list = (await t.app.inject({ url: '/api/library?kind=video', headers: user.headers })).json();
+        pending = list.items.find((v: { status: string }) => v.status === 'pending');
+      }
+      expect(pending).toBeTruthy();
+      expect(pending.storage_path).toContain('pending/');
+      expect(pending.url).toBeUndefined();
+      expect(pending.original_name).toBe('Video slow zoom in on the red square');
+      const res = await run;
+      expect(res.statusCode).toBe(200);
+      const done = await item(pending.id);
+      expect(done).toMatchObject({ status: 'ready', job_id: res.json().job_id });
+      expect(done.url).toBeTruthy();
+      expect(done.storage_path).not.toContain('pending/');
+    } finally {
+      provider.behaviour.delayMs = 100;
+    }
+  });
+
+  it('a failed video stays with a retry action; retry runs again (charged again) into the same entry', async () => {
+    const input = await uploadPng();
+    provider.behaviour.failWith = 'Video generation failed';
+    let failedId: string;
+    try {
+      const res = await t.app.inject({ method: 'POST', url: '/functions/v1/fal-image-to-video', headers: user.headers, payload: { image_url: input.id, prompt: 'pan left' } });
+      expect(res.statusCode).toBe(422);
+      const list = (await t.app.inject({ url: '/api/library?kind=video', headers: user.headers })).json();
+      const failed = list.items.find((v: { status: string }) => v.status === 'failed');
+      expect(failed).toMatchObject({ error: 'Video generation failed' });
+      failedId = failed.id;
+    } finally {
+      provider.behaviour.failWith = undefined;
+    }
+    const balanceBefore = (await t.app.inject({ url: '/api/me', headers: user.headers })).json().energy_balance;
+    const retry = await t.app.inject({ method: 'POST', url: `/api/library/${failedId}/retry`, headers: user.headers });
+    expect(retry.statusCode).toBe(200);
+    const jobId = (await item(failedId)).job_id;
+    await t.ctx.services.tools!.waitForEnd(jobId, 20_000);
+    expect(await item(failedId)).toMatchObject({ status: 'ready', error: null });
+    expect((await t.app.inject({ url: '/api/me', headers: user.headers })).json().energy_balance).toBe(balanceBefore - 5);
+    // Another user cannot retry it.
+    const other = await registerUser(t);
+    expect((await t.app.inject({ method: 'POST', url: `/api/library/${failedId}/retry`, headers: other.headers })).statusCode).toBe(404);
+  });
+});
