@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useState } from 'react';
-import { Check, PenLine, Plus } from 'lucide-react';
+import { Check, Plus, Wand2 } from 'lucide-react';
 import { PROMPT_MAX, toolValidationError } from '../../../../shared/tools.js';
 // The local editor's own parser (pure, no Node APIs): the form shows what it will do before anything is charged.
 import { parseEditCommands, validateEditPrompt } from '../../../../server/providers/ai/local/edit-commands.js';
@@ -70,7 +70,7 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
   return (
     <ToolScreen
       endpoint={ENDPOINT}
-      icon={PenLine}
+      icon={Wand2}
       accent="fuchsia"
       description={
         local
@@ -85,8 +85,8 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
             endpoint={ENDPOINT}
             result={run.result}
             afterField="edited_url"
-            beforeFallback={form.source?.previewUrl}
-            icon={PenLine}
+            beforeFallback={form.source?.mediaUrl ?? form.source?.previewUrl}
+            icon={Wand2}
             openView={openView}
             onNew={() => {
               run.reset();
@@ -96,7 +96,7 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
         )
       }
     >
-      <FormPanel onSubmit={submit} source={<SourceField kind="image" label="Image" value={form.source} onChange={(v) => set('source', v)} defaultTab="upload" />}>
+      <FormPanel onSubmit={submit} source={<SourceField kind="image" label="Image" value={form.source} onChange={(v) => set('source', v)} defaultTab="upload" disabled={run.phase === 'processing'} />}>
         <div>
           <label htmlFor={`${id}-prompt`} className="field-label">
             Describe what changes you want to make
@@ -159,7 +159,7 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
         <RunBar
           endpoint={ENDPOINT}
           verb="Apply Edit"
-          icon={PenLine}
+          icon={Wand2}
           access={access}
           validation={validation}
           hint={baseProblem ?? (commandProblem ? 'Describe the edit with the commands above.' : null)}

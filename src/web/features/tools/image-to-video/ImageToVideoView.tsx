@@ -135,7 +135,7 @@ export default function ImageToVideoView({ openView }: DashboardViewProps) {
     <ToolScreen
       endpoint={ENDPOINT}
       icon={Clapperboard}
-      accent="sky"
+      accent="rose"
       subtitle={provider === 'fal' ? 'powered by Wan v2.2' : undefined}
       description={
         local
@@ -165,7 +165,7 @@ export default function ImageToVideoView({ openView }: DashboardViewProps) {
         )
       }
     >
-      <FormPanel onSubmit={submit} source={<SourceField kind="image" label="Image" value={form.source} onChange={(v) => set('source', v)} defaultTab="upload" />}>
+      <FormPanel onSubmit={submit} source={<SourceField kind="image" label="Image" value={form.source} onChange={(v) => set('source', v)} defaultTab="upload" disabled={run.phase === 'processing'} />}>
         <div>
           <label htmlFor={`${id}-prompt`} className="field-label">
             Describe the video animation you want

@@ -1,4 +1,4 @@
-import { Wand2 } from 'lucide-react';
+import { Sparkles } from 'lucide-react';
 import { RANGES, toolValidationError } from '../../../../shared/tools.js';
 import type { DashboardViewProps } from '../../dashboard/views';
 import { useToolAccess } from '../shared/access';
@@ -48,8 +48,8 @@ export default function RestoreView({ openView }: DashboardViewProps) {
   return (
     <ToolScreen
       endpoint={ENDPOINT}
-      icon={Wand2}
-      accent="emerald"
+      icon={Sparkles}
+      accent="amber"
       description="Repair damaged, old or corrupted photos: less noise and blur, better light and detail, and a sharper, larger result."
       run={run}
       access={access}
@@ -59,8 +59,8 @@ export default function RestoreView({ openView }: DashboardViewProps) {
             endpoint={ENDPOINT}
             result={run.result}
             afterField="restored_url"
-            beforeFallback={form.source?.previewUrl}
-            icon={Wand2}
+            beforeFallback={form.source?.mediaUrl ?? form.source?.previewUrl}
+            icon={Sparkles}
             openView={openView}
             onNew={() => {
               run.reset();
@@ -70,7 +70,7 @@ export default function RestoreView({ openView }: DashboardViewProps) {
         )
       }
     >
-      <FormPanel onSubmit={submit} source={<SourceField kind="image" label="Image" value={form.source} onChange={(v) => set('source', v)} defaultTab="upload" />}>
+      <FormPanel onSubmit={submit} source={<SourceField kind="image" label="Image" value={form.source} onChange={(v) => set('source', v)} defaultTab="upload" disabled={run.phase === 'processing'} />}>
         <div className="rounded-xl border border-zinc-800 bg-zinc-950/40 px-4 py-3 text-sm text-zinc-400">
           Works best on scanned prints, low-light shots and heavily compressed images. The defaults suit most photos.
         </div>
@@ -89,7 +89,7 @@ export default function RestoreView({ openView }: DashboardViewProps) {
         <RunBar
           endpoint={ENDPOINT}
           verb="Restore"
-          icon={Wand2}
+          icon={Sparkles}
           access={access}
           validation={validation}
           running={run.phase === 'processing'}

@@ -8,7 +8,7 @@ import { usePurchaseDialog } from '../../payments/purchaseDialogContext';
 import type { ToolAccess } from './access';
 import type { ToolRun } from './useToolRun';
 
-export type Accent = 'violet' | 'fuchsia' | 'sky' | 'emerald' | 'amber';
+export type Accent = 'violet' | 'fuchsia' | 'sky' | 'emerald' | 'amber' | 'rose';
 
 const ACCENT: Record<Accent, string> = {
   violet: 'from-violet-500/25 to-violet-500/5 text-violet-300 ring-violet-500/30',
@@ -16,6 +16,7 @@ const ACCENT: Record<Accent, string> = {
   sky: 'from-sky-500/25 to-sky-500/5 text-sky-300 ring-sky-500/30',
   emerald: 'from-emerald-500/25 to-emerald-500/5 text-emerald-300 ring-emerald-500/30',
   amber: 'from-amber-500/25 to-amber-500/5 text-amber-300 ring-amber-500/30',
+  rose: 'from-rose-500/25 to-rose-500/5 text-rose-300 ring-rose-500/30',
 };
 
 /** The red box of SPEC §8 (tool errors). */
@@ -157,7 +158,12 @@ export function RunBar({ verb, icon: Icon, access, validation, running, error, h
   );
 }
 
-/** A form panel in two columns on wide screens: the input on the left, the settings on the right. */
+/**
+ * A form panel in two columns on wide screens: the input on the left (kept in
+ * view while the settings scroll), the settings and the run button on the
+ * right. Only the right column is a <form>: the source picker has a form of
+ * its own (URL tab), and forms must not nest.
+ */
 export function FormPanel({
   onSubmit,
   source,
@@ -168,16 +174,20 @@ export function FormPanel({
   children: ReactNode;
 }) {
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        onSubmit();
-      }}
-      className="panel grid gap-6 p-5 sm:p-6 lg:grid-cols-[minmax(0,1.1fr)_minmax(0,1fr)] lg:gap-8"
-    >
-      <div className="min-w-0">{source}</div>
-      <div className="min-w-0 space-y-5">{children}</div>
-    </form>
+    <div className="panel grid gap-6 p-5 sm:p-6 lg:grid-cols-[minmax(0,1.1fr)_minmax(0,1fr)] lg:gap-8">
+      <div className="min-w-0 lg:sticky lg:top-24 lg:self-start">{source}</div>
+      <form
+        noValidate
+        aria-label="Settings"
+        onSubmit={(e) => {
+          e.preventDefault();
+          // Only this form's own submit (never one bubbling up from a nested widget).
+          if (e.target === e.currentTarget) onSubmit();
+        }}
+        className="min-w-0 space-y-5"
+      >
+        {children}
+      </form>
+    </div>
   );
 }

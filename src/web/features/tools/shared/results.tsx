@@ -3,30 +3,23 @@ import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, Download, Film, Images, RotateCcw, Sparkles } from 'lucide-react';
 import { TOOLS, type ToolEndpoint } from '../../../../shared/tools.js';
 import { CompareSlider } from '../../../components/CompareSlider';
-import { apiGet } from '../../../lib/api';
+import { downloadHref, downloadRoute, fetchLibraryItem, libraryKeys, type LibraryItem } from '../../library/api';
 import type { ViewId } from '../../dashboard/views';
 import type { ToolResult } from './useToolRun';
 
-interface LibraryItemLinks {
-  id: string;
-  url?: string;
-  download_url?: string;
-  original_name?: string;
-}
-
-/** GET /api/library/:id: the saved result's signed links (download under its name). */
+/** GET /api/library/:id: the saved result (its signed links; the download keeps its name). */
 function useLibraryItem(id: string | null | undefined) {
   return useQuery({
-    queryKey: ['library', 'item', id],
-    queryFn: () => apiGet<LibraryItemLinks>(`/api/library/${encodeURIComponent(id!)}`),
+    queryKey: [...libraryKeys.root, 'item', id],
+    queryFn: ({ signal }) => fetchLibraryItem(id!, signal),
     enabled: !!id,
     staleTime: 5 * 60_000,
   });
 }
 
-function downloadHref(result: ToolResult, item: LibraryItemLinks | undefined, fallbackUrl: string | undefined): string | undefined {
-  if (item?.download_url) return item.download_url;
-  if (result.library_item_id) return `/api/library/${encodeURIComponent(String(result.library_item_id))}/download`;
+function resultDownload(result: ToolResult, item: LibraryItem | undefined, fallbackUrl: string | undefined): string | undefined {
+  if (item) return downloadHref(item);
+  if (result.library_item_id) return downloadRoute(String(result.library_item_id));
   return fallbackUrl;
 }
 
@@ -114,7 +107,7 @@ export function ImageResult({ endpoint, result, afterField, beforeFallback, onNe
   return (
     <div className="panel space-y-5 p-5 sm:p-6" data-testid="tool-result">
       <ResultHeader title="Your image is ready">
-        <DownloadLink href={downloadHref(result, item.data, after)} name={item.data?.original_name} />
+        <DownloadLink href={resultDownload(result, item.data, after)} name={item.data?.original_name} />
         <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onNew}>
           <Icon className="size-4" aria-hidden="true" /> {tool.newRunLabel}
         </button>
@@ -151,7 +144,7 @@ export function VideoResult({ endpoint, result, videoField, onNew, onReuse, open
   return (
     <div className="panel space-y-5 p-5 sm:p-6" data-testid="tool-result">
       <ResultHeader title="Your video is ready">
-        <DownloadLink href={downloadHref(result, item.data, src)} name={item.data?.original_name} />
+        <DownloadLink href={resultDownload(result, item.data, src)} name={item.data?.original_name} />
         <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onNew}>
           <Film className="size-4" aria-hidden="true" /> {tool.newRunLabel}
         </button>

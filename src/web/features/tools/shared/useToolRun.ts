@@ -4,6 +4,7 @@ import { messages } from '../../../../shared/messages.js';
 import { TOOLS, type ToolEndpoint, type ToolJob } from '../../../../shared/tools.js';
 import { queryKeys } from '../../../lib/queryKeys';
 import { useServerEvent, useServerReconnect } from '../../../lib/events';
+import { libraryKeys } from '../../library/api';
 
 /**
  * One tool run, from the click to the result (SPEC §4: idle -> processing ->
@@ -178,10 +179,7 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
   const refreshAfterRun = useCallback(() => {
     void qc.invalidateQueries({ queryKey: queryKeys.me });
     void qc.invalidateQueries({ queryKey: queryKeys.transactions });
-    // The library views' caches (whatever their exact keys): anything keyed under library / gallery.
-    void qc.invalidateQueries({
-      predicate: (q) => typeof q.queryKey[0] === 'string' && /librar|galler/i.test(q.queryKey[0] as string),
-    });
+    void qc.invalidateQueries({ queryKey: libraryKeys.root });
   }, [qc]);
 
   const finish = useCallback(

@@ -51,7 +51,7 @@ export default function UpscalerView({ openView }: DashboardViewProps) {
             endpoint={ENDPOINT}
             result={run.result}
             afterField="upscaled_url"
-            beforeFallback={form.source?.previewUrl}
+            beforeFallback={form.source?.mediaUrl ?? form.source?.previewUrl}
             icon={ImageUpscale}
             openView={openView}
             onNew={() => {
@@ -62,7 +62,7 @@ export default function UpscalerView({ openView }: DashboardViewProps) {
         )
       }
     >
-      <FormPanel onSubmit={submit} source={<SourceField kind="image" label="Image" value={form.source} onChange={(v) => set('source', v)} defaultTab="upload" />}>
+      <FormPanel onSubmit={submit} source={<SourceField kind="image" label="Image" value={form.source} onChange={(v) => set('source', v)} defaultTab="upload" disabled={run.phase === 'processing'} />}>
         <SliderField
           label="Scale"
           value={form.scale}

@@ -1,7 +1,7 @@
 import { MonitorUp } from 'lucide-react';
 import { RANGES, toolValidationError } from '../../../../shared/tools.js';
 import type { DashboardViewProps } from '../../dashboard/views';
-import { useToolAccess } from '../shared/access';
+import { useToolAccess, useToolProvider } from '../shared/access';
 import { AdvancedSettings, SliderField } from '../shared/fields';
 import { VideoResult } from '../shared/results';
 import { SourceField, type SourceValue } from '../shared/SourceField';
@@ -22,6 +22,7 @@ const DEFAULTS: VideoUpscalerForm = { source: null, scale: RANGES.videoUpscaleSc
 export default function VideoUpscalerView({ openView }: DashboardViewProps) {
   const run = useToolRun<VideoUpscalerForm>(ENDPOINT);
   const access = useToolAccess(ENDPOINT);
+  const local = useToolProvider(ENDPOINT) !== 'fal';
   const { form, set, resetForm } = useToolForm(run, DEFAULTS);
 
   const body = { video_url: form.source?.ref ?? '', scale: form.scale };
@@ -36,7 +37,7 @@ export default function VideoUpscalerView({ openView }: DashboardViewProps) {
     <ToolScreen
       endpoint={ENDPOINT}
       icon={MonitorUp}
-      accent="amber"
+      accent="sky"
       description="Increase the resolution of your video, frame by frame. The sound is kept."
       run={run}
       access={access}
@@ -56,7 +57,7 @@ export default function VideoUpscalerView({ openView }: DashboardViewProps) {
         )
       }
     >
-      <FormPanel onSubmit={submit} source={<SourceField kind="video" label="Video" value={form.source} onChange={(v) => set('source', v)} defaultTab="gallery" />}>
+      <FormPanel onSubmit={submit} source={<SourceField kind="video" label="Video" value={form.source} onChange={(v) => set('source', v)} defaultTab="gallery" disabled={run.phase === 'processing'} />}>
         <SliderField
           label="Scale"
           value={form.scale}
@@ -67,8 +68,9 @@ export default function VideoUpscalerView({ openView }: DashboardViewProps) {
         />
         <AdvancedSettings>
           <p className="text-sm text-zinc-400">
-            Short clips are upscaled frame by frame with an AI super-resolution model; long ones with a high-quality resampling filter so that
-            they finish in time. The frame rate, length and audio stay as they are.
+            {local
+              ? 'Runs on this server: short clips are upscaled frame by frame with an AI super-resolution model (ESRGAN), longer ones with a high-quality resampling filter so that they finish in time. The frame rate, length and audio stay as they are.'
+              : 'Runs on a cloud AI video upscaler. The frame rate, length and audio stay as they are.'}
           </p>
         </AdvancedSettings>
         <RunBar
