@@ -64,6 +64,15 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     return reply.status(500).send({ error: messages.unexpected, code: 'internal' });
   });
 
+  // Deny by default: every API route says who may call it, or the app does not start.
+  const apiRoutes: { method: unknown; url: string; config?: { auth?: string } }[] = [];
+  app.addHook('onRoute', (route) => {
+    if (API_PREFIXES.some((p) => route.url.startsWith(p)) && !route.url.startsWith('/api/docs')) apiRoutes.push(route);
+  });
+  app.addHook('onReady', async () => {
+    const open = apiRoutes.filter((r) => !r.config?.auth).map((r) => `${r.method} ${r.url}`);
+    if (open.length) throw new Error(`Routes must declare config.auth: ${open.join(', ')}`);
+  });
   await app.register(cookie);
   registerAuthGuard(app, ctx.services.auth);
   await app.register(helmet, {
@@ -90,7 +99,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
-  app.get('/api/health', { schema: { tags: ['ops'] } }, async (_req, reply) => {
+  app.get('/api/health', { config: { auth: 'public' }, schema: { tags: ['ops'] } }, async (_req, reply) => {
     try {
       await ctx.db.query('SELECT 1');
       return { status: 'ok', database: ctx.db.kind, version: APP_VERSION };

@@ -24,7 +24,10 @@ export function currentUser(req: FastifyRequest, auth: AuthService): Promise<Aut
 
 export async function requireUser(req: FastifyRequest, auth: AuthService): Promise<AuthenticatedUser> {
   const user = await currentUser(req, auth);
-  if (!user) throw new AppError('unauthenticated', sessionToken(req) ? messages.sessionExpired : messages.noToken);
+  if (!user) {
+    const message = req.routeOptions.config?.authMessage ?? (sessionToken(req) ? messages.sessionExpired : messages.noToken);
+    throw new AppError('unauthenticated', message);
+  }
   return user;
 }
 
@@ -55,6 +58,8 @@ declare module 'fastify' {
      * or validated, so anonymous callers learn nothing and upload nothing.
      */
     auth?: 'public' | 'user' | 'admin';
+    /** The words for an anonymous caller when a feature's spec names them. */
+    authMessage?: string;
   }
 }
 

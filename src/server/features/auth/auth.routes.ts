@@ -12,19 +12,19 @@ export const authRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) =
     userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : undefined,
   });
 
-  r.post('/api/auth/sign-up/email', { schema: { body: signUpBody, tags: ['auth'] } }, async (req, reply) => {
+  r.post('/api/auth/sign-up/email', { config: { auth: 'public' }, schema: { body: signUpBody, tags: ['auth'] } }, async (req, reply) => {
     const result = await ctx.services.auth.signUp(req.body, meta(req));
     setSessionCookie(reply, result.token, secureCookie);
     return result;
   });
 
-  r.post('/api/auth/sign-in/email', { schema: { body: signInBody, tags: ['auth'] } }, async (req, reply) => {
+  r.post('/api/auth/sign-in/email', { config: { auth: 'public' }, schema: { body: signInBody, tags: ['auth'] } }, async (req, reply) => {
     const result = await ctx.services.auth.signIn(req.body, meta(req));
     setSessionCookie(reply, result.token, secureCookie);
     return result;
   });
 
-  r.post('/api/auth/sign-out', { schema: { tags: ['auth'] } }, async (req, reply) => {
+  r.post('/api/auth/sign-out', { config: { auth: 'public' }, schema: { tags: ['auth'] } }, async (req, reply) => {
     const token = sessionToken(req);
     if (token) await ctx.services.auth.signOut(token);
     clearSessionCookie(reply);

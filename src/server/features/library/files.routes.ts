@@ -73,7 +73,8 @@ export const filesRoutes =
       return reply.send(got.stream);
     };
 
-    app.route({ method: ['GET', 'HEAD'], url: '/api/files/*', schema: { hide: true }, handler: serve });
+    // Public: the signed link itself is the permission.
+    app.route({ method: ['GET', 'HEAD'], url: '/api/files/*', config: { auth: 'public' }, schema: { hide: true }, handler: serve });
   };
 
 /** One `bytes=` range (the only kind media players send); anything else is served whole. */

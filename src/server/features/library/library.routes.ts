@@ -46,9 +46,10 @@ export const libraryRoutes =
       throwFileSizeLimit: false,
     });
 
-    // SPEC §5: 'User not authenticated' — checked before any body is read.
-    app.addHook('onRequest', async (req: FastifyRequest) => {
-      if (!(await currentUser(req, auth))) throw new AppError('unauthenticated', msg.notAuthenticated);
+    // Every library route is for signed-in users; SPEC §5 names the words for
+    // anonymous callers. The app's guard checks it before any body is read.
+    app.addHook('onRoute', (route) => {
+      route.config = { ...route.config, auth: 'user', authMessage: msg.notAuthenticated };
     });
 
     const userOf = async (req: FastifyRequest) => (await currentUser(req, auth))!;
