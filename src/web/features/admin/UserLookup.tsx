@@ -139,27 +139,28 @@ function UserRow({ user }: { user: AdminUser }) {
   const canGrant = Number.isInteger(grantAmount) && grantAmount >= 1 && grantAmount <= 1_000_000;
 
   return (
-    <li className="rounded-xl border border-zinc-800 bg-zinc-950/40 p-3.5" data-testid="admin-user">
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="flex min-w-0 items-center gap-3">
-          <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-zinc-800 text-zinc-300">
-            <UserRound className="size-4" aria-hidden="true" />
-          </span>
-          <div className="min-w-0">
-            <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-white">
-              <span className="truncate">{user.full_name || user.email}</span>
-              <RoleBadge role={user.role} />
-              {isMe && <span className="text-xs text-zinc-500">(you)</span>}
-            </p>
-            <p className="truncate text-xs text-zinc-400">{user.email}</p>
-            <p className="mt-0.5 text-xs text-zinc-500">
-              <span className="font-semibold text-amber-300 tabular-nums">{numberFormat.format(user.energy_balance)}</span> ENERGY ·{' '}
-              {numberFormat.format(user.total_energy_purchased)} purchased · joined {formatDateTime(user.created_at)}
-            </p>
-          </div>
+    <li
+      className="flex flex-col gap-3 rounded-xl border border-zinc-800 bg-zinc-950/40 p-3.5 lg:flex-row lg:items-center lg:justify-between"
+      data-testid="admin-user"
+    >
+      <div className="flex min-w-0 items-center gap-3">
+        <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-zinc-800 text-zinc-300">
+          <UserRound className="size-4" aria-hidden="true" />
+        </span>
+        <div className="min-w-0">
+          <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-white">
+            <span className="truncate">{user.full_name || user.email}</span>
+            <RoleBadge role={user.role} />
+            {isMe && <span className="text-xs text-zinc-500">(you)</span>}
+          </p>
+          <p className="truncate text-xs text-zinc-400">{user.email}</p>
+          <p className="mt-0.5 text-xs text-zinc-500">
+            <span className="font-semibold text-amber-300 tabular-nums">{numberFormat.format(user.energy_balance)}</span> ENERGY ·{' '}
+            {numberFormat.format(user.total_energy_purchased)} purchased · joined {formatDateTime(user.created_at)}
+          </p>
         </div>
       </div>
-      <div className="mt-3 flex flex-wrap items-end gap-2">
+      <div className="flex shrink-0 flex-wrap items-end gap-2">
         <div>
           <label htmlFor={roleId} className="mb-1 block text-xs font-medium text-zinc-400">
             Role
@@ -190,7 +191,7 @@ function UserRow({ user }: { user: AdminUser }) {
             if (canGrant) grant.mutate(grantAmount);
           }}
         >
-          <div className="min-w-0 flex-1 sm:max-w-40">
+          <div className="w-28 min-w-0 flex-1 sm:flex-none">
             <label htmlFor={grantId} className="mb-1 block text-xs font-medium text-zinc-400">
               Grant ENERGY
             </label>

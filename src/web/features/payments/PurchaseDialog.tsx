@@ -245,7 +245,7 @@ function BundleCard({
       )}
       <span className="text-sm font-semibold text-zinc-200">{bundle.name}</span>
       <span className="mt-1 text-3xl font-extrabold tracking-tight text-white">{formatDollars(bundle.price_cents)}</span>
-      <span className="mt-3 flex items-center gap-1.5 text-sm text-zinc-300">
+      <span className="mt-3 flex items-center gap-1.5 text-sm whitespace-nowrap text-zinc-300">
         <Zap className="size-4 shrink-0 text-amber-400" fill="currentColor" aria-hidden="true" />
         <span>
           <span className="font-semibold text-amber-300 tabular-nums">{numberFormat.format(bundle.energy_amount)}</span> ENERGY
@@ -257,7 +257,7 @@ function BundleCard({
       <span className="mt-1 line-clamp-2 text-xs text-zinc-500">{bundle.description}</span>
       <span className="mt-auto flex items-center justify-between gap-2 border-t border-zinc-800/80 pt-3 text-xs">
         <span className="text-zinc-400">Total</span>
-        <span className="font-bold text-white tabular-nums">{numberFormat.format(total)} ENERGY</span>
+        <span className="font-bold whitespace-nowrap text-white tabular-nums">{numberFormat.format(total)} ENERGY</span>
       </span>
       {processing && (
         <span

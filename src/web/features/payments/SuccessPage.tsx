@@ -179,7 +179,7 @@ export default function SuccessPage() {
         <div className="mt-3 text-sm leading-relaxed text-zinc-300" aria-live="polite">
           {body}
         </div>
-        <Button className="mt-7 w-full py-3" onClick={goToDashboard} autoFocus>
+        <Button className="mt-7 w-full py-3" onClick={goToDashboard}>
           Go to Dashboard <ArrowRight className="size-4" aria-hidden="true" />
         </Button>
         <p className="mt-4 text-xs text-zinc-500" aria-live="off" data-testid="redirect-countdown">
