@@ -68,10 +68,27 @@ function treeRss(): number {
   return total;
 }
 
+/** CPU seconds of ffmpeg children that have exited (getrusage RUSAGE_CHILDREN is not exposed: read /proc). */
+function childCpu(): number {
+  try {
+    const f = execFileSync('cat', [`/proc/${process.pid}/stat`], { encoding: 'utf8' });
+    const parts = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    // fields 16, 17 (cutime, cstime) counted from 'state' (field 3) -> indexes 13, 14
+    return (Number(parts[13]) + Number(parts[14])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 async function timed<T>(label: string, f: () => Promise<T>): Promise<T> {
   const t = performance.now();
+  const c0 = process.cpuUsage();
+  const k0 = childCpu();
   const r = await f();
-  console.log(`  ${label}: ${((performance.now() - t) / 1000).toFixed(2)} s`);
+  const c = process.cpuUsage(c0);
+  console.log(
+    `  ${label}: ${((performance.now() - t) / 1000).toFixed(2)} s wall, ${((c.user + c.system) / 1e6 + childCpu() - k0).toFixed(1)} cpu-s (node + ffmpeg)`,
+  );
   return r;
 }
 
@@ -112,9 +129,15 @@ async function main() {
   if (!process.env.BENCH_SKIP_AI) {
     const sl = createLocalAiProvider({ threads: 2, videoAiBudgetSeconds: 1e9, videoUpscaleModel: 'slim' });
     const t = performance.now();
+    const c0 = process.cpuUsage();
+    const k0 = childCpu();
     const a = await sl.upscaleVideo({ video, scale: 2 }, ctx());
     const s = (performance.now() - t) / 1000;
-    console.log(`  AI path: ${s.toFixed(1)} s (${(s / info.frames).toFixed(2)} s per frame), model '${a.model}'`);
+    const c = process.cpuUsage(c0);
+    const cpu = (c.user + c.system) / 1e6 + childCpu() - k0;
+    console.log(
+      `  AI path: ${s.toFixed(1)} s wall (${(s / info.frames).toFixed(2)} s per frame), ${cpu.toFixed(0)} cpu-s (= ${(cpu / 2).toFixed(0)} s on 2 idle cores), model '${a.model}'`,
+    );
     await sl.close();
   }
   await ai.close();

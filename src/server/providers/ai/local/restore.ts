@@ -20,8 +20,46 @@ import { runTiled } from './tiling.js';
 import { MAX_OUTPUT_PIXELS, superResolve } from './upscale.js';
 import { mp, throwIfAborted } from './util.js';
 
-/** MAXIM working area: ~two 256x256 tiles (with overlap and padding to multiples of 64). */
-export const MAXIM_MAX_PIXELS = 110_000;
+/** MAXIM working area when the photo is small enough to run at native size: ~two 256x256 tiles. */
+export const MAXIM_MAX_PIXELS = 120_000;
+/** Largest MAXIM tile (pixels; sides are multiples of 64): ~25 s on one worker. */
+export const MAXIM_TILE_PIXELS = 66_000;
+const MAXIM_OVERLAP = 32;
+
+/**
+ * Size to run MAXIM at for a w x h photo: native when it fits MAXIM_MAX_PIXELS,
+ * otherwise a size made of `workers` tiles whose sides are exact multiples of
+ * 64 (no padding wasted), aspect within a few percent of the photo's (the
+ * final resize to the output size restores the exact aspect).
+ */
+export function maximWorkSize(w: number, h: number, workers: number): { width: number; height: number; tile: number } {
+  const n = Math.max(1, Math.min(2, workers));
+  if (w * h <= MAXIM_MAX_PIXELS) {
+    // Native size; keep the short side in one tile when it is small.
+    const short = Math.min(w, h);
+    return { width: w, height: h, tile: short <= 384 ? Math.max(256, Math.ceil(short / 64) * 64) : 256 };
+  }
+  const landscape = w >= h;
+  const aspect = landscape ? w / h : h / w; // long / short >= 1
+  let best: { long: number; short: number; T: number; S: number; err: number; area: number } | null = null;
+  for (let T = 128; T <= 512; T += 64)
+    for (let S = 64; S <= 512; S += 64) {
+      if (T * S > MAXIM_TILE_PIXELS) continue;
+      const long = n * T - (n - 1) * MAXIM_OVERLAP;
+      if (long < S) continue;
+      const err = Math.abs(Math.log(long / S / aspect));
+      const area = long * S;
+      const better =
+        !best ||
+        (err <= 0.08 && best.err > 0.08) ||
+        (err <= 0.08 && best.err <= 0.08 && area > best.area) ||
+        (err > 0.08 && best.err > 0.08 && err < best.err);
+      if (better) best = { long, short: S, T, S, err, area };
+    }
+  if (!best) return { width: w, height: h, tile: 256 };
+  const tile = Math.max(best.T, best.S);
+  return landscape ? { width: best.long, height: best.short, tile } : { width: best.short, height: best.long, tile };
+}
 /** Mean luma (0..255) under which a photo counts as dark: low-light enhancement. */
 export const DARK_LUMA = 70;
 /** Estimated noise sigma (0..255) above which we denoise rather than deblur. */
@@ -87,13 +125,10 @@ export async function restoreImage(input: RestoreImageInput, ctx: RunContext, de
     );
   }
   ctx.onProgress({ stage: 'Reading image', fraction: 0.01 });
-  const area = size.width * size.height;
-  const f = area > MAXIM_MAX_PIXELS ? Math.sqrt(MAXIM_MAX_PIXELS / area) : 1;
+  const ws = maximWorkSize(size.width, size.height, deps.pool.size);
+  const shrunk = ws.width !== size.width || ws.height !== size.height;
   const img = await decodeImage(input.image.path);
-  const work: RawImage =
-    f < 1
-      ? await shrinkRgb(img.rgb, Math.max(1, Math.round(size.width * f)), Math.max(1, Math.round(size.height * f)))
-      : img.rgb;
+  const work: RawImage = shrunk ? await shrinkRgb(img.rgb, ws.width, ws.height) : img.rgb;
   const { model: maxim, why } = chooseMaxim(work);
   const stageName = maxim === 'maxim-enhancement' ? 'Brightening' : maxim === 'maxim-denoising' ? 'Denoising' : 'Deblurring';
   const group = {};
@@ -104,8 +139,8 @@ export async function restoreImage(input: RestoreImageInput, ctx: RunContext, de
     kind: 'maxim',
     model: maxim,
     scale: 1,
-    tile: 256,
-    overlap: 32,
+    tile: ws.tile,
+    overlap: MAXIM_OVERLAP,
     minTiles: work.width * work.height >= 128 * 128 ? deps.pool.size : 1,
     signal: ctx.signal,
     group,
@@ -140,7 +175,7 @@ export async function restoreImage(input: RestoreImageInput, ctx: RunContext, de
   const out = await encodeImage(result, alpha, outputTypeFor(img.format, !!alpha), ctx.workDir, 'restored');
   ctx.onProgress({ stage: 'Done', fraction: 1 });
   const parts: string[] = [maxim];
-  if (f < 1) parts[0] += ` at ${work.width}x${work.height}`;
+  if (shrunk) parts[0] += ` at ${work.width}x${work.height}`;
   if (srModel && srScale !== 1) parts.push(`esrgan-${srModel} x${srScale}`);
   return { ...out, model: `${parts.join(' + ')} (local)` };
 }
