@@ -118,15 +118,21 @@ export function CompareSlider({
     );
   }
 
-  const aspect = afterSize ? `${afterSize.width} / ${afterSize.height}` : undefined;
+  // The frame takes the result's shape, as large as fits (at most 70% of the viewport's height).
+  const ratio = afterSize && afterSize.height > 0 ? afterSize.width / afterSize.height : null;
 
   return (
     <div className={clsx('space-y-3', className)}>
-      <div ref={rootRef} className="relative overflow-hidden rounded-2xl border border-zinc-800" style={BACKGROUND_STYLE[background]} data-testid="compare-slider">
+      <div
+        ref={rootRef}
+        className="relative mx-auto overflow-hidden rounded-2xl border border-zinc-800"
+        style={{ ...BACKGROUND_STYLE[background], maxWidth: ratio ? `min(100%, calc(70vh * ${ratio.toFixed(4)}))` : undefined }}
+        data-testid="compare-slider"
+      >
         <ReactCompareSlider
           onPositionChange={setPosition}
           keyboardIncrement="5%"
-          style={{ width: '100%', maxHeight: '70vh', aspectRatio: aspect, minHeight: afterSize ? undefined : 240 }}
+          style={{ width: '100%', aspectRatio: ratio ? String(ratio) : undefined, minHeight: ratio ? undefined : 240 }}
           handle={<CompareHandle />}
           itemOne={
             <ReactCompareSliderImage

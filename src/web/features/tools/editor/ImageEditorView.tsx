@@ -165,6 +165,7 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
           hint={baseProblem ?? (commandProblem ? 'Describe the edit with the commands above.' : null)}
           running={run.phase === 'processing'}
           error={run.phase === 'error' ? run.error : null}
+          refunded={run.refunded}
         />
       </FormPanel>
     </ToolScreen>

@@ -344,6 +344,7 @@ export default function ImageToVideoView({ openView }: DashboardViewProps) {
           validation={validation}
           running={run.phase === 'processing'}
           error={run.phase === 'error' ? run.error : null}
+          refunded={run.refunded}
         />
       </FormPanel>
     </ToolScreen>

@@ -94,6 +94,7 @@ export default function RestoreView({ openView }: DashboardViewProps) {
           validation={validation}
           running={run.phase === 'processing'}
           error={run.phase === 'error' ? run.error : null}
+          refunded={run.refunded}
         />
       </FormPanel>
     </ToolScreen>

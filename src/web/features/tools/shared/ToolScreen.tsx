@@ -112,6 +112,8 @@ export interface RunBarProps {
   hint?: string | null;
   /** The last run's error (red box). */
   error?: string | null;
+  /** The failed run's ENERGY went back (said under the error unless the error says so). */
+  refunded?: boolean;
 }
 
 /**
@@ -119,13 +121,20 @@ export interface RunBarProps {
  * while running, or when the balance is short (SPEC §5), with the reason
  * under it and a way to buy ENERGY.
  */
-export function RunBar({ verb, icon: Icon, access, validation, running, error, hint }: RunBarProps) {
+export function RunBar({ verb, icon: Icon, access, validation, running, error, hint, refunded }: RunBarProps) {
   const { openPurchase } = usePurchaseDialog();
   const disabled = running || !!validation || !access.canAfford;
   const price = access.freeLabel ? 'FREE' : `${access.cost} ENERGY`;
   return (
     <div className="space-y-3">
-      {error && <ErrorBox>{error}</ErrorBox>}
+      {error && (
+        <ErrorBox>
+          {error}
+          {refunded && !access.freeLabel && !/refund/i.test(error) && (
+            <span className="mt-1 block text-xs text-rose-200/80">The ENERGY for this run has been refunded.</span>
+          )}
+        </ErrorBox>
+      )}
       {access.insufficientMessage && (
         <div
           role="status"

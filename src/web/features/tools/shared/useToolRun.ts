@@ -63,6 +63,8 @@ export interface ToolRunState<F> {
   /** True after a reload brought a running job back. */
   reattached: boolean;
   canceling: boolean;
+  /** The run was charged, then failed or was cancelled: its ENERGY went back. */
+  refunded: boolean;
 }
 
 export interface ToolRun<F> extends ToolRunState<F> {
@@ -165,6 +167,7 @@ function initialState<F>(): ToolRunState<F> {
     body: null,
     reattached: false,
     canceling: false,
+    refunded: false,
   };
 }
 
@@ -183,7 +186,7 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
   }, [qc]);
 
   const finish = useCallback(
-    (active: Active<F>, outcome: { result: ToolResult } | { error: string }) => {
+    (active: Active<F>, outcome: { result: ToolResult } | { error: string; refunded?: boolean }) => {
       if (active.done || activeRef.current !== active) return;
       active.done = true;
       active.abort.abort();
@@ -195,6 +198,7 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
         error: 'error' in outcome ? outcome.error : null,
         jobId: active.jobId ?? ('result' in outcome ? ((outcome.result.job_id as string | undefined) ?? null) : null),
         canceling: false,
+        refunded: 'error' in outcome && !!outcome.refunded,
         progress: 'result' in outcome ? { status: 'succeeded', stage: 'Done', fraction: 1 } : s.progress,
       }));
       refreshAfterRun();
@@ -216,7 +220,8 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
         return 'done';
       }
       const text = data && typeof data === 'object' && typeof data.error === 'string' && data.error ? data.error : tool.failure;
-      finish(active, { error: text });
+      // 422 is a run that was charged and then failed: the server refunds it (400 / 402 never charge).
+      finish(active, { error: text, refunded: status === 422 && !!data?.job_id });
       return 'done';
     },
     [finish, qc, tool.failure],
@@ -475,7 +480,7 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
         method: 'POST',
       });
       if (status === 200) {
-        finish(active, { error: (data as ToolJob)?.error || 'The run was cancelled. Your ENERGY has been refunded.' });
+        finish(active, { error: (data as ToolJob)?.error || 'The run was cancelled. Your ENERGY has been refunded.', refunded: true });
         return;
       }
       // 409: it ended a moment ago; its outcome is on its way.

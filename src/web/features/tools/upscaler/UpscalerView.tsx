@@ -88,6 +88,7 @@ export default function UpscalerView({ openView }: DashboardViewProps) {
           validation={validation}
           running={run.phase === 'processing'}
           error={run.phase === 'error' ? run.error : null}
+          refunded={run.refunded}
         />
       </FormPanel>
     </ToolScreen>

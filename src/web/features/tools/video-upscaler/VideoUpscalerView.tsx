@@ -81,6 +81,7 @@ export default function VideoUpscalerView({ openView }: DashboardViewProps) {
           validation={validation}
           running={run.phase === 'processing'}
           error={run.phase === 'error' ? run.error : null}
+          refunded={run.refunded}
         />
       </FormPanel>
     </ToolScreen>

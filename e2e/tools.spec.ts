@@ -1,0 +1,493 @@
+import { deflateSync } from 'node:zlib';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { ADMIN_EMAIL, DEFAULT_PASSWORD, newAccount } from './helpers';
+
+/**
+ * The five tool screens against the real local AI provider: a paid upscale
+ * with live progress, compare slider, download and library; a failing run
+ * refunded; the command editor's pixels; validation and disabled states; a
+ * reload that reattaches to a running job.
+ *
+ * Set TOOLS_SHOTS=<dir> to keep screenshots of the screens along the way.
+ */
+
+const BASE_URL = process.env.E2E_BASE_URL || 'http://127.0.0.1:3100';
+const SHOTS = process.env.TOOLS_SHOTS;
+
+async function shot(page: Page, name: string) {
+  if (!SHOTS) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+// ------------------------------------------------------------------ PNGs
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(buf: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([len, body, crc]);
+}
+
+/** An RGB PNG whose pixels come from `color(x, y)`. */
+function png(width: number, height: number, color: (x: number, y: number) => [number, number, number]): Buffer {
+  const raw = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * (width * 3 + 1);
+    raw[row] = 0;
+    for (let x = 0; x < width; x++) raw.set(color(x, y), row + 1 + x * 3);
+  }
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** 96x64, a smooth colourful gradient (something for the upscaler to work on). */
+const SMALL_PNG = png(96, 64, (x, y) => [(x * 5) % 256, (y * 7) % 256, 128 + ((x + y) % 64)]);
+/** 120x80: red left half, blue right half. */
+const RED_BLUE_PNG = png(120, 80, (x) => (x < 60 ? [220, 30, 30] : [30, 30, 220]));
+
+// ------------------------------------------------------------------ accounts
+
+let admin: APIRequestContext;
+
+test.beforeAll(async ({ playwright }) => {
+  admin = await playwright.request.newContext({ baseURL: BASE_URL });
+  const signUp = await admin.post('/api/auth/sign-up/email', {
+    data: { name: 'Site Admin', email: ADMIN_EMAIL, password: DEFAULT_PASSWORD },
+  });
+  if (!signUp.ok()) {
+    const signIn = await admin.post('/api/auth/sign-in/email', { data: { email: ADMIN_EMAIL, password: DEFAULT_PASSWORD } });
+    expect(signIn.ok(), await signIn.text()).toBeTruthy();
+  }
+});
+
+test.afterAll(async () => {
+  await admin?.dispose();
+});
+
+/** Grants ENERGY through the admin API. */
+async function grant(email: string, amount: number) {
+  const found = await admin.get(`/api/admin/users?query=${encodeURIComponent(email)}`);
+  expect(found.ok(), await found.text()).toBeTruthy();
+  const { items } = (await found.json()) as { items: { id: string; email: string }[] };
+  const user = items.find((u) => u.email === email);
+  expect(user, `user ${email}`).toBeTruthy();
+  const res = await admin.post(`/api/admin/users/${user!.id}/grant`, { data: { amount } });
+  expect(res.ok(), await res.text()).toBeTruthy();
+}
+
+/** A new signed-in user (session cookie in the page's context) holding `energy` ENERGY. */
+async function userWithEnergy(page: Page, energy: number) {
+  const account = newAccount();
+  const res = await page.request.post('/api/auth/sign-up/email', {
+    data: { name: account.name, email: account.email, password: account.password },
+  });
+  expect(res.ok(), await res.text()).toBeTruthy();
+  if (energy > 0) await grant(account.email, energy);
+  return account;
+}
+
+async function openTool(page: Page, view: string) {
+  await page.goto('/dashboard');
+  // Going to the same address again keeps the open view (like a reload): back to the grid first.
+  const card = page.locator(`[data-card="${view}"]`);
+  const back = page.getByRole('button', { name: 'Back to Tools' });
+  await expect(card.or(back)).toBeVisible();
+  if (await back.isVisible()) await back.click();
+  await card.click();
+  await expect(page.locator('#tool-title')).toBeVisible();
+}
+
+const balance = (page: Page) => page.getByTestId('energy-balance');
+const runButton = (page: Page) => page.getByTestId('run-button');
+const overlay = (page: Page) => page.getByTestId('processing-overlay');
+
+async function uploadImage(page: Page, name: string, buffer: Buffer) {
+  await page.locator('input[type="file"]').setInputFiles({ name, mimeType: 'image/png', buffer });
+  await expect(page.getByTestId('source-name')).toHaveText(name, { timeout: 20_000 });
+}
+
+/** Uploads through the API (same session) and returns the library item. */
+async function apiUpload(page: Page, name: string, buffer: Buffer): Promise<{ id: string; original_name: string }> {
+  const res = await page.request.post('/api/library/uploads?kind=image', {
+    multipart: { file: { name, mimeType: 'image/png', buffer } },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return res.json();
+}
+
+async function pickFromGallery(page: Page, name: string) {
+  await page.getByRole('tab', { name: 'Gallery' }).click();
+  await page.getByRole('button', { name }).first().click();
+  await expect(page.getByTestId('source-name')).toHaveText(name);
+}
+
+// ------------------------------------------------------------------ tests
+
+test('(a) a paid upscale: live progress, before/after, keyboard slider, download, library, balance', async ({ page }) => {
+  await userWithEnergy(page, 10);
+  await openTool(page, 'fal-upscaler');
+  await expect(balance(page)).toHaveText('10');
+  await expect(page.getByRole('heading', { name: 'AI Image Upscaler' })).toBeVisible();
+
+  await uploadImage(page, 'small.png', SMALL_PNG);
+  await expect(runButton(page)).toBeEnabled();
+  await expect(runButton(page)).toContainText('Upscale');
+  await expect(runButton(page)).toContainText('2 ENERGY');
+  await shot(page, 'upscaler-form');
+
+  await runButton(page).click();
+  const box = overlay(page);
+  await expect(box).toBeVisible();
+  await expect(box.getByRole('heading', { name: 'AI Image Upscaler' })).toBeVisible();
+  await expect(box).toContainText('Upscaling your image');
+  await expect(box).toContainText('30-60 seconds');
+  await expect(box).toContainText('2 ENERGY');
+  await expect(box).toContainText('Do not close this window');
+  await expect(box.getByRole('progressbar')).toBeVisible();
+  // Escape does not dismiss it.
+  await page.keyboard.press('Escape');
+  await expect(box).toBeVisible();
+
+  // Real progress: the job's own stage and fraction arrive, and the elapsed timer ticks.
+  const elapsed = box.getByTestId('elapsed');
+  const first = await elapsed.textContent();
+  expect(first).toMatch(/^\d+:\d\d$/);
+  let sawProgress = false;
+  let sawTick = false;
+  await expect
+    .poll(
+      async () => {
+        if (!(await box.isVisible())) return 'ended';
+        const now = await elapsed.textContent().catch(() => first);
+        if (now && now !== first) sawTick = true;
+        const value = await box.getByRole('progressbar').getAttribute('aria-valuenow').catch(() => null);
+        const stage = await box.getByTestId('progress-stage').textContent().catch(() => '');
+        if (value !== null && Number(value) > 0 && /Upscaling|Reading|Saving|Done/.test(stage ?? '')) {
+          if (!sawProgress && Number(value) < 100 && SHOTS) await page.screenshot({ path: path.join(SHOTS, 'overlay-mid-run.png') });
+          sawProgress = true;
+        }
+        return sawProgress && sawTick ? 'seen' : 'waiting';
+      },
+      { timeout: 60_000, intervals: [250] },
+    )
+    .not.toBe('waiting');
+  expect(sawProgress, 'progress from the job reached the overlay').toBe(true);
+  expect(sawTick, 'the elapsed timer ticked').toBe(true);
+
+  // The result: a before/after comparison.
+  const result = page.getByTestId('tool-result');
+  await expect(result).toBeVisible({ timeout: 90_000 });
+  await expect(box).toBeHidden();
+  const resultImage = result.getByTestId('result-image');
+  await expect.poll(() => resultImage.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(192);
+  expect(await resultImage.evaluate((img: HTMLImageElement) => img.naturalHeight)).toBe(128);
+  await expect(result).toContainText('Scale');
+  await expect(result).toContainText('2x');
+  await expect(result.getByRole('button', { name: 'New Upscale' })).toBeVisible();
+  await shot(page, 'upscaler-result');
+
+  // Keyboard: the handle is a focusable slider; arrows move it.
+  const slider = result.getByRole('slider');
+  await slider.focus();
+  await expect(slider).toBeFocused();
+  await expect(slider).toHaveAttribute('aria-valuenow', '50');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect(slider).toHaveAttribute('aria-valuenow', '40');
+  await page.keyboard.press('ArrowRight');
+  await expect(slider).toHaveAttribute('aria-valuenow', '45');
+
+  // Backgrounds.
+  await result.getByRole('button', { name: 'White' }).click();
+  await expect(result.getByRole('button', { name: 'White' })).toHaveAttribute('aria-pressed', 'true');
+
+  // Download the result.
+  const [download] = await Promise.all([page.waitForEvent('download'), result.getByTestId('download-result').click()]);
+  const file = await download.path();
+  const bytes = fs.readFileSync(file!);
+  expect(bytes.subarray(1, 4).toString('ascii')).toBe('PNG');
+  expect(download.suggestedFilename()).toMatch(/\.png$/);
+
+  // ENERGY: 10 minus the upscaler's 2.
+  await expect(balance(page)).toHaveText('8');
+
+  // The result is in 'My Images' under Generated.
+  await result.getByRole('button', { name: 'My Images' }).click();
+  await page.getByRole('tab', { name: /Generated/ }).click();
+  await expect(page.getByTestId('count-generated')).toHaveText('1');
+  await expect(page.getByRole('tabpanel').getByTestId('image-tile')).toHaveCount(1);
+});
+
+test('(b) a failing run shows the error in a red box and gives the ENERGY back', async ({ page }) => {
+  await userWithEnergy(page, 10);
+  await openTool(page, 'fal-upscaler');
+  await expect(balance(page)).toHaveText('10');
+
+  // An address the server refuses to fetch: charged, fails, refunded.
+  await page.getByRole('tab', { name: 'URL' }).click();
+  await page.getByLabel('Image URL').fill('http://127.0.0.1:1/x.png');
+  await page.getByRole('button', { name: 'Use URL' }).click();
+  await expect(runButton(page)).toBeEnabled();
+  await runButton(page).click();
+
+  const error = page.getByTestId('tool-error');
+  await expect(error).toBeVisible({ timeout: 30_000 });
+  await expect(error).toHaveAttribute('role', 'alert');
+  await expect(error).toContainText(/not allowed|private|local/i);
+  await expect(overlay(page)).toBeHidden();
+  await shot(page, 'upscaler-error');
+
+  await expect(balance(page)).toHaveText('10');
+  const tx = await page.request.get('/api/transactions?limit=10');
+  const { items } = (await tx.json()) as { items: { type: string; amount: number }[] };
+  expect(items.filter((t) => t.type === 'spend').map((t) => t.amount)).toEqual([-2]);
+  expect(items.filter((t) => t.type === 'refund').map((t) => t.amount)).toEqual([2]);
+
+  // The form keeps its input: trying again is one click away.
+  await expect(page.getByTestId('source-name')).toHaveText('x.png');
+  await expect(runButton(page)).toBeEnabled();
+});
+
+test('(c) the editor rotates and greys a photo', async ({ page }) => {
+  await userWithEnergy(page, 5);
+  await openTool(page, 'fal-image-editor');
+  await uploadImage(page, 'red-blue.png', RED_BLUE_PNG);
+
+  await page.getByLabel('Describe what changes you want to make').fill('rotate 90 and make it black and white');
+  await expect(page.getByTestId('understood-commands')).toContainText('rotate 90°');
+  await expect(runButton(page)).toContainText('1 ENERGY');
+  await shot(page, 'editor-form');
+  await runButton(page).click();
+
+  const result = page.getByTestId('tool-result');
+  await expect(result).toBeVisible({ timeout: 60_000 });
+  await expect(result).toContainText('rotate 90°');
+  await expect(result.getByRole('button', { name: 'New Edit' })).toBeVisible();
+  const img = result.getByTestId('result-image');
+  await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBe(80);
+  expect(await img.evaluate((el: HTMLImageElement) => el.naturalHeight)).toBe(120);
+
+  // Gray: R ≈ G ≈ B everywhere we look; the two former halves keep different grays.
+  const samples = await img.evaluate((el: HTMLImageElement) => {
+    const c = document.createElement('canvas');
+    c.width = el.naturalWidth;
+    c.height = el.naturalHeight;
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(el, 0, 0);
+    const at = (x: number, y: number) => Array.from(ctx.getImageData(x, y, 1, 1).data.slice(0, 3));
+    return [at(10, 10), at(40, 30), at(70, 50), at(10, 70), at(40, 90), at(70, 110)];
+  });
+  for (const [r, g, b] of samples) {
+    expect(Math.abs(r - g)).toBeLessThanOrEqual(3);
+    expect(Math.abs(g - b)).toBeLessThanOrEqual(3);
+  }
+  expect(Math.abs(samples[0][0] - samples[5][0])).toBeGreaterThan(10);
+  await shot(page, 'editor-result');
+  await expect(balance(page)).toHaveText('4');
+});
+
+test('(d) validation messages and disabled run buttons on every tool', async ({ page }) => {
+  // A user with no ENERGY: the insufficient message and a way to buy.
+  await userWithEnergy(page, 0);
+  await openTool(page, 'fal-upscaler');
+  await expect(page.getByTestId('insufficient-energy')).toContainText(
+    'Insufficient ENERGY. You need at least 2 ENERGY to use Image Upscaler',
+  );
+  await expect(runButton(page)).toBeDisabled();
+  await uploadImage(page, 'small.png', SMALL_PNG);
+  await expect(runButton(page)).toBeDisabled();
+  await shot(page, 'upscaler-insufficient');
+  await page.getByRole('button', { name: 'Buy ENERGY' }).last().click();
+  await expect(page.getByRole('dialog', { name: 'Purchase ENERGY' })).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // A user with ENERGY: blank inputs keep the run button disabled with the spec's words.
+  await page.context().clearCookies();
+  await userWithEnergy(page, 30);
+  await apiUpload(page, 'pick.png', SMALL_PNG);
+
+  await openTool(page, 'fal-upscaler');
+  await expect(runButton(page)).toBeDisabled();
+  await expect(page.getByTestId('validation-hint')).toHaveText('Please select an image to upscale');
+  await expect(page.getByTestId('insufficient-energy')).toHaveCount(0);
+  // Scale: arrow keys on the slider, 2x to 8x.
+  const scale = page.getByRole('slider', { name: 'Scale', exact: true });
+  await scale.focus();
+  await page.keyboard.press('End');
+  await expect(scale).toHaveAttribute('aria-valuenow', '8');
+  await page.keyboard.press('Home');
+  await expect(scale).toHaveAttribute('aria-valuenow', '2');
+  await page.getByRole('button', { name: 'Advanced Settings' }).click();
+  await expect(page.getByRole('slider', { name: 'Steps' })).toHaveAttribute('aria-valuenow', '50');
+  await expect(page.getByText('not sent')).toBeVisible();
+  await pickFromGallery(page, 'pick.png');
+  await expect(runButton(page)).toBeEnabled();
+
+  await openTool(page, 'fal-image-editor');
+  await expect(runButton(page)).toBeDisabled();
+  await expect(page.getByTestId('validation-hint')).toHaveText('Please select an image to edit');
+  await pickFromGallery(page, 'pick.png');
+  await expect(page.getByTestId('validation-hint')).toHaveText('Please describe what changes you want to make');
+  await expect(runButton(page)).toBeDisabled();
+  // A description the local editor cannot read is refused before anything is charged.
+  await page.getByLabel('Describe what changes you want to make').fill('paint a dragon in the sky');
+  await expect(runButton(page)).toBeDisabled();
+  await expect(page.getByText(/couldn't understand that edit/)).toBeVisible();
+  // The command chips fill the description.
+  await page.getByLabel('Describe what changes you want to make').fill('');
+  await page.getByRole('button', { name: 'rotate 90' }).click();
+  await page.getByRole('button', { name: 'black and white' }).click();
+  await expect(page.getByLabel('Describe what changes you want to make')).toHaveValue('rotate 90, black and white');
+  await expect(runButton(page)).toBeEnabled();
+  await page.getByRole('button', { name: 'Advanced Settings' }).click();
+  await expect(page.getByRole('switch', { name: 'Safety checker' })).toHaveAttribute('aria-checked', 'false');
+
+  await openTool(page, 'restore');
+  await expect(runButton(page)).toBeDisabled();
+  await expect(page.getByTestId('validation-hint')).toHaveText('Please select an image to restore');
+  await pickFromGallery(page, 'pick.png');
+  await expect(runButton(page)).toBeEnabled();
+  await page.getByRole('button', { name: 'Advanced Settings' }).click();
+  await expect(page.getByRole('slider', { name: 'Upscaling' })).toHaveAttribute('aria-valuenow', '2');
+  await expect(page.getByRole('combobox', { name: 'Backbone' })).toContainText('EDSR');
+  await page.getByLabel(/Seed/).fill('abc');
+  await expect(page.getByText('Seed must be a whole number').first()).toBeVisible();
+  await expect(runButton(page)).toBeDisabled();
+  await page.getByLabel(/Seed/).fill('42');
+  await expect(runButton(page)).toBeEnabled();
+  await shot(page, 'restore-form');
+
+  await openTool(page, 'fal-image-to-video');
+  await expect(page.getByRole('heading', { name: 'AI Image to Video' })).toBeVisible();
+  // The default install runs it locally: no 'powered by Wan v2.2', an honest description instead.
+  await expect(page.getByText('powered by Wan v2.2')).toHaveCount(0);
+  await expect(page.getByText(/Runs on this server/)).toBeVisible();
+  await expect(runButton(page)).toBeDisabled();
+  await expect(page.getByTestId('validation-hint')).toHaveText('Please select an image to animate');
+  await pickFromGallery(page, 'pick.png');
+  await expect(page.getByTestId('validation-hint')).toHaveText('Please describe the video animation you want');
+  await page.getByLabel('Describe the video animation you want').fill('slow zoom in');
+  await expect(runButton(page)).toBeEnabled();
+  await expect(runButton(page)).toContainText('5 ENERGY');
+  // 81 frames at 16 fps with FILM (fps doubled): 3 s; without interpolation: 5 s.
+  await expect(page.getByTestId('video-length')).toHaveText('Estimated video length: 3 s');
+  await page.getByRole('button', { name: 'Advanced Settings' }).click();
+  await page.getByRole('combobox', { name: 'Interpolation' }).click();
+  await page.getByRole('option', { name: 'None' }).click();
+  await expect(page.getByTestId('video-length')).toHaveText('Estimated video length: 5 s');
+  await page.getByRole('button', { name: 'Add LoRA' }).click();
+  await expect(page.getByTestId('lora-entry')).toHaveCount(1);
+  await expect(page.getByRole('slider', { name: 'Scale', exact: true })).toHaveAttribute('aria-valuenow', '1');
+  await page.getByRole('button', { name: 'Remove LoRA 1' }).click();
+  await expect(page.getByTestId('lora-entry')).toHaveCount(0);
+  await shot(page, 'image-to-video-form');
+
+  await openTool(page, 'video-upscaler');
+  await expect(runButton(page)).toBeDisabled();
+  await expect(page.getByTestId('validation-hint')).toHaveText('Please select a video to upscale');
+  await expect(page.getByRole('tab', { name: 'Gallery' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: 'URL' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Upload' })).toBeVisible();
+  await expect(page.getByRole('slider', { name: 'Scale', exact: true })).toHaveAttribute('aria-valuenow', '2');
+  await expect(runButton(page)).toContainText('20 ENERGY');
+  await shot(page, 'video-upscaler-form');
+});
+
+test('(e) a reload during a run reattaches to the job and follows it to the video', async ({ page }) => {
+  await userWithEnergy(page, 10);
+  await apiUpload(page, 'still.png', RED_BLUE_PNG);
+  await openTool(page, 'fal-image-to-video');
+  await pickFromGallery(page, 'still.png');
+  await page.getByLabel('Describe the video animation you want').fill('pan right');
+  await page.getByRole('button', { name: 'Advanced Settings' }).click();
+  // 121 frames without interpolation: long enough to reload in the middle.
+  await page.getByRole('slider', { name: 'Frames', exact: true }).focus();
+  await page.keyboard.press('End');
+  await page.getByRole('combobox', { name: 'Interpolation' }).click();
+  await page.getByRole('option', { name: 'None' }).click();
+  await expect(page.getByTestId('video-length')).toHaveText('Estimated video length: 8 s');
+
+  await runButton(page).click();
+  await expect(overlay(page)).toBeVisible();
+  await expect(overlay(page)).toContainText('Generating your video');
+  await expect(overlay(page)).toContainText('Video length: about 8 s');
+  await expect(overlay(page).getByTestId('progress-stage')).toContainText('Rendering frame', { timeout: 60_000 });
+  await shot(page, 'image-to-video-overlay');
+
+  await page.reload();
+  // Back on the same view, the overlay follows the same job (no second charge).
+  await expect(overlay(page)).toBeVisible({ timeout: 15_000 });
+  await expect(overlay(page).getByRole('button', { name: 'Cancel' })).toBeEnabled();
+  await expect(overlay(page).getByRole('progressbar')).toHaveAttribute('aria-valuenow', /\d+/, { timeout: 30_000 });
+
+  const result = page.getByTestId('tool-result');
+  await expect(result).toBeVisible({ timeout: 120_000 });
+  const video = result.getByTestId('result-video');
+  await expect(video).toHaveAttribute('src', /\/api\/files\//);
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState >= 1 && Math.round(v.duration)), { timeout: 15_000 }).toBe(8);
+  await expect(result).toContainText('Duration');
+  await expect(result.getByRole('button', { name: 'New Video' })).toBeVisible();
+  await shot(page, 'image-to-video-result');
+  await expect(balance(page)).toHaveText('5');
+
+  const jobs = await page.request.get('/api/jobs?limit=10');
+  expect(((await jobs.json()) as { items: unknown[] }).items).toHaveLength(1);
+
+  // Reuse: back to the form with the inputs kept (restored after the reload too).
+  await result.getByRole('button', { name: 'Reuse' }).click();
+  await expect(page.getByLabel('Describe the video animation you want')).toHaveValue('pan right');
+  await expect(page.getByTestId('source-name')).toHaveText('still.png');
+  await expect(page.getByTestId('video-length')).toHaveText('Estimated video length: 8 s');
+});
+
+test('(f) cancelling a run refunds it and says so', async ({ page }) => {
+  await userWithEnergy(page, 10);
+  await apiUpload(page, 'still.png', RED_BLUE_PNG);
+  await openTool(page, 'fal-image-to-video');
+  await pickFromGallery(page, 'still.png');
+  await page.getByLabel('Describe the video animation you want').fill('slow zoom in');
+  await runButton(page).click();
+  await expect(overlay(page).getByTestId('progress-stage')).toContainText('Rendering frame', { timeout: 60_000 });
+  await expect(balance(page)).toHaveText('5');
+  await overlay(page).getByRole('button', { name: 'Cancel' }).click();
+  await expect(overlay(page)).toBeHidden();
+  await expect(page.getByTestId('tool-error')).toHaveText('The run was cancelled. Your ENERGY has been refunded.');
+  await expect(balance(page)).toHaveText('10');
+  await expect(runButton(page)).toBeEnabled();
+});
+
+test('phone width: a tool form fits 390 px', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await userWithEnergy(page, 0);
+  await openTool(page, 'fal-image-to-video');
+  await page.getByRole('button', { name: 'Advanced Settings' }).click();
+  await page.getByRole('button', { name: 'Add LoRA' }).click();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await shot(page, 'phone-image-to-video');
+});
