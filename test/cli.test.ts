@@ -14,7 +14,7 @@ async function cli(args: string[], env: Record<string, string>) {
   try {
     const { stdout, stderr } = await run(TSX, ['src/server/cli.ts', ...args], {
       env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', ...env },
-      timeout: 60_000,
+      timeout: 120_000,
     });
     return { code: 0, stdout, stderr };
   } catch (err) {
@@ -54,5 +54,5 @@ describe('operator CLI on the embedded database', () => {
     await again.close();
     expect(row).toEqual({ role: 'vip', energy_balance: 25 });
     fs.rmSync(dataDir, { recursive: true, force: true });
-  }, 120_000);
+  }, 300_000);
 });
