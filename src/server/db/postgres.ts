@@ -39,24 +39,50 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
     },
   });
 
-  let listener: pg.Client | undefined;
+  let listener: Promise<pg.Client> | undefined;
+  let closed = false;
   const handlers = new Map<string, Set<(payload: string) => void>>();
+  const quote = (channel: string) => `"${channel.replace(/"/g, '')}"`;
 
-  async function listenerClient(): Promise<pg.Client> {
-    if (listener) return listener;
-    const client = new pg.Client({
-      connectionString: opts.connectionString,
-      ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
-    });
-    await client.connect();
-    client.on('notification', (msg) => {
-      for (const h of handlers.get(msg.channel) ?? []) h(msg.payload ?? '');
-    });
-    client.on('error', () => {
+  /**
+   * One connection holds every LISTEN. If it drops, a new one is made and
+   * every channel listened to again, so realtime updates do not silently stop.
+   */
+  function listenerClient(): Promise<pg.Client> {
+    listener ??= (async () => {
+      const client = new pg.Client({
+        connectionString: opts.connectionString,
+        ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
+      });
+      await client.connect();
+      client.on('notification', (msg) => {
+        for (const h of handlers.get(msg.channel) ?? []) h(msg.payload ?? '');
+      });
+      const lost = () => {
+        listener = undefined;
+        client.removeAllListeners('end');
+        client.removeAllListeners('error');
+        client.on('error', () => {});
+        if (!closed && handlers.size) setTimeout(() => void reconnect(1), 250);
+      };
+      client.on('error', lost);
+      client.on('end', lost);
+      for (const channel of handlers.keys()) await client.query(`LISTEN ${quote(channel)}`);
+      return client;
+    })();
+    listener.catch(() => {
       listener = undefined;
     });
-    listener = client;
-    return client;
+    return listener;
+  }
+
+  async function reconnect(attempt: number): Promise<void> {
+    if (closed) return;
+    try {
+      await listenerClient();
+    } catch {
+      setTimeout(() => void reconnect(attempt + 1), Math.min(30_000, 250 * 2 ** attempt));
+    }
   }
 
   return {
@@ -86,12 +112,12 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
       }
     },
     async listen(channel, onPayload) {
-      const client = await listenerClient();
       let set = handlers.get(channel);
       if (!set) {
         set = new Set();
         handlers.set(channel, set);
-        await client.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+        const client = await listenerClient();
+        await client.query(`LISTEN ${quote(channel)}`);
       }
       set.add(onPayload);
       return async () => {
@@ -102,7 +128,9 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
       await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
     async close() {
-      await listener?.end().catch(() => {});
+      closed = true;
+      const client = await listener?.catch(() => undefined);
+      await client?.end().catch(() => {});
       await pool.end();
     },
   };

@@ -75,14 +75,16 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
   await app.register(cookie);
   registerAuthGuard(app, ctx.services.auth);
+  const storageOrigin = ctx.config.S3_ENDPOINT ? [new URL(ctx.config.S3_ENDPOINT).origin] : [];
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        mediaSrc: ["'self'", 'blob:', 'https:'],
+        // Signed links may point at an S3-compatible store on its own origin.
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:', ...storageOrigin],
+        mediaSrc: ["'self'", 'blob:', 'https:', ...storageOrigin],
         connectSrc: ["'self'"],
         fontSrc: ["'self'", 'data:'],
         frameAncestors: ["'none'"],
