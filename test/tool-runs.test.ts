@@ -310,3 +310,24 @@ describe('progress and fairness', () => {
     }
   });
 });
+
+describe('run history paging', () => {
+  it('pages newest first without gaps or repeats', async () => {
+    const user = await registerUser(t, { role: 'vip' });
+    const tools = t.ctx.services.tools!;
+    const made: string[] = [];
+    for (let i = 0; i < 25; i++) made.push((await tools.submit({ id: user.id, role: 'vip' }, 'fal-image-editor', { image_url: `u${i}`, prompt: 'sepia' })).id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: { id: string }[]; next_cursor: string | null } = (
+        await t.app.inject({ url: `/api/jobs?limit=10${cursor ? `&cursor=${cursor}` : ''}`, headers: user.headers })
+      ).json();
+      seen.push(...page.items.map((i) => i.id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual([...made].reverse());
+    expect((await t.app.inject({ url: '/api/jobs?cursor=bad!', headers: user.headers })).statusCode).toBe(400);
+    await Promise.all(made.map((id) => tools.waitForEnd(id, 20_000)));
+  });
+});

@@ -25,6 +25,7 @@ export interface ToolJobRow {
   started_at: Date | null;
   finished_at: Date | null;
   deadline_at: Date;
+  seq: number;
 }
 
 export function insertJob(
@@ -53,14 +54,10 @@ export function findByIdempotencyKey(db: Queryable, userId: string, key: string)
   return one<ToolJobRow>(db, 'SELECT * FROM tool_jobs WHERE user_id = $1 AND idempotency_key = $2', [userId, key]);
 }
 
-export function listJobs(db: Queryable, userId: string, limit: number, before?: { createdAt: Date; id: string }) {
-  return before
-    ? db.query<ToolJobRow>(
-        `SELECT * FROM tool_jobs WHERE user_id = $1 AND (created_at, id) < ($2, $3)
-          ORDER BY created_at DESC, id DESC LIMIT $4`,
-        [userId, before.createdAt, before.id, limit],
-      )
-    : db.query<ToolJobRow>('SELECT * FROM tool_jobs WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2', [userId, limit]);
+export function listJobs(db: Queryable, userId: string, limit: number, beforeSeq?: number) {
+  return beforeSeq !== undefined
+    ? db.query<ToolJobRow>('SELECT * FROM tool_jobs WHERE user_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3', [userId, beforeSeq, limit])
+    : db.query<ToolJobRow>('SELECT * FROM tool_jobs WHERE user_id = $1 ORDER BY seq DESC LIMIT $2', [userId, limit]);
 }
 
 /** A worker takes the job (first attempt, or again after a crash). */

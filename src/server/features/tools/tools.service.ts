@@ -230,13 +230,13 @@ export class ToolsService {
 
   async list(userId: string, limit = 20, cursor?: string | null): Promise<{ items: ToolJob[]; next_cursor: string | null }> {
     const size = Math.min(Math.max(Math.trunc(limit) || 20, 1), 100);
-    const before = cursor ? decodeCursor(cursor) : undefined;
+    const before = cursor ? decodeSeqCursor(cursor) : undefined;
     const rows = await repo.listJobs(this.db, userId, size + 1, before);
     const items = rows.slice(0, size);
     const last = items[items.length - 1];
     return {
       items: items.map(toToolJob),
-      next_cursor: rows.length > size && last ? Buffer.from(JSON.stringify([new Date(last.created_at).toISOString(), last.id])).toString('base64url') : null,
+      next_cursor: rows.length > size && last ? Buffer.from(String(last.seq)).toString('base64url') : null,
     };
   }
 
@@ -365,15 +365,10 @@ export function generatedName(type: string, prompt: string): string {
 
 const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    const date = new Date(createdAt);
-    if (Number.isNaN(date.getTime()) || !isUuid(String(id))) throw new Error();
-    return { createdAt: date, id };
-  } catch {
-    throw new AppError('validation', 'Invalid cursor');
-  }
+function decodeSeqCursor(cursor: string): number {
+  const seq = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!Number.isSafeInteger(seq) || seq < 0) throw new AppError('validation', 'Invalid cursor');
+  return seq;
 }
 
 export function toToolJob(job: repo.ToolJobRow): ToolJob {
