@@ -49,7 +49,7 @@ export function BackgroundPicker({ value, onChange }: { value: CompareBackground
           aria-pressed={value === b.id}
           onClick={() => onChange(b.id)}
           className={clsx(
-            'flex items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-xs font-medium transition',
+            'flex items-center gap-1.5 rounded-lg px-2 py-1.5 text-xs font-medium transition sm:px-2.5',
             value === b.id ? 'bg-zinc-700 text-white' : 'text-zinc-400 hover:bg-zinc-800 hover:text-zinc-200',
           )}
         >
@@ -170,7 +170,7 @@ export function CompareSlider({
       {showBackgrounds && (
         <div className="flex flex-wrap items-center justify-between gap-2">
           <BackgroundPicker value={background} onChange={setBackground} />
-          <span className="text-xs text-zinc-500">Drag the handle, or focus it and use the arrow keys</span>
+          <span className="hidden text-xs text-zinc-500 sm:inline">Drag the handle, or focus it and use the arrow keys</span>
         </div>
       )}
     </div>

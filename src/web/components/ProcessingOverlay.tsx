@@ -99,7 +99,7 @@ export function ProcessingOverlay({
           onPointerDownOutside={(e) => e.preventDefault()}
           onInteractOutside={(e) => e.preventDefault()}
           aria-describedby="processing-operation"
-          className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl border border-zinc-800 bg-zinc-900 p-6 shadow-2xl shadow-black/60 outline-none sm:p-7"
+          className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl border border-zinc-800 bg-zinc-900 p-6 shadow-2xl shadow-black/60 outline-none sm:p-7"
         >
           <div className="flex flex-col items-center text-center">
             <span className="relative flex size-16 items-center justify-center">
@@ -149,7 +149,7 @@ export function ProcessingOverlay({
               <dt className="flex items-center justify-center gap-1 text-[11px] font-medium tracking-wide text-zinc-500 uppercase">
                 <Hourglass className="size-3" aria-hidden="true" /> Estimated
               </dt>
-              <dd className="mt-0.5 text-sm font-semibold text-zinc-100">{estimate}</dd>
+              <dd className="mt-0.5 text-sm leading-tight font-semibold text-zinc-100">{estimate}</dd>
             </div>
             <div className="rounded-xl border border-zinc-800 bg-zinc-950/50 px-2 py-2.5">
               <dt className="flex items-center justify-center gap-1 text-[11px] font-medium tracking-wide text-zinc-500 uppercase">

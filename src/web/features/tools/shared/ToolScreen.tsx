@@ -135,7 +135,7 @@ export function RunBar({ verb, icon: Icon, access, validation, running, error, h
           )}
         </ErrorBox>
       )}
-      {access.insufficientMessage && (
+      {access.insufficientMessage && !running && (
         <div
           role="status"
           data-testid="insufficient-energy"

@@ -1,4 +1,4 @@
-import type { ComponentType, ReactNode } from 'react';
+import { useEffect, useRef, type ComponentType, type ReactNode, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, Download, Film, Images, RotateCcw, Sparkles } from 'lucide-react';
 import { TOOLS, type ToolEndpoint } from '../../../../shared/tools.js';
@@ -65,10 +65,24 @@ export function ResultDetails({ result }: { result: ToolResult }) {
   );
 }
 
-function ResultHeader({ title, children }: { title: string; children: ReactNode }) {
+/** The result panel comes into view (under the sticky header) and its heading takes focus for screen readers. */
+function useRevealOnMount() {
+  const panel = useRef<HTMLDivElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    const el = panel.current;
+    if (!el) return;
+    const top = el.getBoundingClientRect().top;
+    if (top < 64 || top > window.innerHeight * 0.5) el.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    heading.current?.focus({ preventScroll: true });
+  }, []);
+  return { panel, heading };
+}
+
+function ResultHeader({ title, children, headingRef }: { title: string; children: ReactNode; headingRef: RefObject<HTMLHeadingElement | null> }) {
   return (
     <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-      <h3 className="flex items-center gap-2 text-lg font-semibold text-white">
+      <h3 ref={headingRef} tabIndex={-1} className="flex items-center gap-2 text-lg font-semibold text-white outline-none">
         <CheckCircle2 className="size-5 text-emerald-400" aria-hidden="true" />
         {title}
       </h3>
@@ -104,9 +118,10 @@ export function ImageResult({ endpoint, result, afterField, beforeFallback, onNe
   const item = useLibraryItem(result.library_item_id);
   const after = str(result[afterField]) ?? item.data?.url;
   const before = str(result.original_url) ?? beforeFallback;
+  const { panel, heading } = useRevealOnMount();
   return (
-    <div className="panel space-y-5 p-5 sm:p-6" data-testid="tool-result">
-      <ResultHeader title="Your image is ready">
+    <div ref={panel} className="panel scroll-mt-24 space-y-5 p-5 sm:p-6" data-testid="tool-result">
+      <ResultHeader title="Your image is ready" headingRef={heading}>
         <DownloadLink href={resultDownload(result, item.data, after)} name={item.data?.original_name} />
         <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onNew}>
           <Icon className="size-4" aria-hidden="true" /> {tool.newRunLabel}
@@ -141,9 +156,10 @@ export function VideoResult({ endpoint, result, videoField, onNew, onReuse, open
   const tool = TOOLS[endpoint];
   const item = useLibraryItem(result.library_item_id);
   const src = str(result[videoField]) ?? item.data?.url;
+  const { panel, heading } = useRevealOnMount();
   return (
-    <div className="panel space-y-5 p-5 sm:p-6" data-testid="tool-result">
-      <ResultHeader title="Your video is ready">
+    <div ref={panel} className="panel scroll-mt-24 space-y-5 p-5 sm:p-6" data-testid="tool-result">
+      <ResultHeader title="Your video is ready" headingRef={heading}>
         <DownloadLink href={resultDownload(result, item.data, src)} name={item.data?.original_name} />
         <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onNew}>
           <Film className="size-4" aria-hidden="true" /> {tool.newRunLabel}
