@@ -3,21 +3,23 @@
  * x86, tfjs-backend-wasm 4.11 with SIMD, one model per worker thread) and
  * the time-budget rule that picks one.
  *
- * Costs are seconds per input megapixel on ONE worker, measured with
- * `npx tsx bench/upscale/run.ts` (tiles included); a job with N workers
- * takes about cost x MP / N.
+ * Costs are CPU seconds per input megapixel on ONE worker (= wall seconds
+ * on an idle core), measured with `npx tsx bench/upscale/calibrate.ts` on a
+ * photo-like tile; a job with N workers takes about cost x MP / N (plus
+ * ~15 % for tile overlap). Flat synthetic images can be up to 3x slower
+ * (denormal floats in wasm).
  */
 export type EsrganSize = 'slim' | 'medium' | 'thick';
 export type ModelScale = 2 | 3 | 4 | 8;
 
 export const ESRGAN_COST: Record<EsrganSize, Record<ModelScale, number>> = {
-  slim: { 2: 13, 3: 16, 4: 23, 8: 85 },
-  medium: { 2: 44, 3: 45, 4: 46, 8: 110 },
-  thick: { 2: 420, 3: 425, 4: 440, 8: 520 },
+  slim: { 2: 14, 3: 15, 4: 17, 8: 72 },
+  medium: { 2: 41, 3: 41, 4: 43, 8: 97 },
+  thick: { 2: 390, 3: 390, 4: 395, 8: 395 },
 };
 
 /** MAXIM (denoise/deblur/enhance) seconds per input megapixel on one worker, 256 px tiles, warm. */
-export const MAXIM_COST = 390;
+export const MAXIM_COST = 300;
 
 /** Ordered best quality first. Only thick clearly beats bicubic (local-ai.md); slim/medium are fast paths. */
 export const ESRGAN_BY_QUALITY: EsrganSize[] = ['thick', 'medium', 'slim'];
