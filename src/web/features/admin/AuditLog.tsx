@@ -88,7 +88,8 @@ export function AuditLog() {
       <div className="flex items-center justify-between gap-2">
         <p className="text-sm text-zinc-400">Every change to prices, plans, registration, roles and grants.</p>
         <Button variant="ghost" size="sm" onClick={() => void q.refetch()} loading={q.isRefetching} aria-label="Refresh change history">
-          {!q.isRefetching && <RotateCw className="size-3.5" aria-hidden="true" />} Refresh
+          {!q.isRefetching && <RotateCw className="size-3.5" aria-hidden="true" />}
+          <span className="hidden sm:inline">Refresh</span>
         </Button>
       </div>
       {q.isPending ? (

@@ -25,8 +25,8 @@ export function Panel({
 }) {
   return (
     <section aria-labelledby={id} className={clsx('panel', className)}>
-      <div className="flex flex-wrap items-start justify-between gap-3 border-b border-zinc-800 px-4 py-4 sm:px-5">
-        <div className="flex min-w-0 items-start gap-3">
+      <div className="flex items-start justify-between gap-3 border-b border-zinc-800 px-4 py-4 sm:px-5">
+        <div className="flex min-w-0 flex-1 items-start gap-3">
           {Icon && (
             <span className="mt-0.5 flex size-9 shrink-0 items-center justify-center rounded-lg bg-zinc-800/80 text-zinc-300 ring-1 ring-zinc-700/60">
               <Icon className="size-4.5" aria-hidden="true" />
@@ -41,7 +41,7 @@ export function Panel({
         </div>
         {actions && <div className="flex shrink-0 flex-wrap items-center gap-2">{actions}</div>}
       </div>
-      <div className={clsx('p-4 sm:p-5', bodyClassName)}>{children}</div>
+      <div className={bodyClassName ?? 'p-4 sm:p-5'}>{children}</div>
     </section>
   );
 }

@@ -113,7 +113,9 @@ export function GenerateInvite() {
       {error && <ErrorBox className="mt-4">{error}</ErrorBox>}
       {created && (
         <SuccessBox className="mt-4">
-          <span className="block">{inviteMessages.generated(created.invite_code)}</span>
+          <span className="block" data-testid="generated-message">
+            {inviteMessages.generated(created.invite_code)}
+          </span>
           <span className="mt-2 flex flex-wrap items-center gap-2">
             <code className="rounded-lg bg-zinc-950/70 px-2.5 py-1 font-mono text-lg font-bold tracking-[0.15em] text-white">{created.invite_code}</code>
             <CopyButton text={created.invite_code} />
@@ -143,7 +145,8 @@ export function InviteList() {
       icon={Ticket}
       actions={
         <Button variant="ghost" size="sm" onClick={() => void q.refetch()} loading={q.isRefetching} aria-label="Refresh invite codes">
-          {!q.isRefetching && <RotateCw className="size-3.5" aria-hidden="true" />} Refresh
+          {!q.isRefetching && <RotateCw className="size-3.5" aria-hidden="true" />}
+          <span className="hidden sm:inline">Refresh</span>
         </Button>
       }
     >
@@ -192,30 +195,32 @@ export function InviteItem({ invite, inviter, readOnly }: { invite: Invite; invi
   const expired = status === 'Expired';
   return (
     <li
-      className={clsx('rounded-xl border bg-zinc-950/50 p-3.5 sm:p-4', status === 'Active' ? 'border-zinc-800' : 'border-zinc-800/60')}
+      className={clsx(
+        'grid grid-cols-[minmax(0,1fr)_auto] gap-x-3 gap-y-2.5 rounded-xl border bg-zinc-950/50 p-3.5 sm:p-4',
+        status === 'Active' ? 'border-zinc-800' : 'border-zinc-800/60',
+      )}
       data-testid="invite-item"
       data-code={invite.invite_code}
     >
-      <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-2">
-        <div className="flex min-w-0 flex-wrap items-center gap-2.5">
-          <code
-            className={clsx(
-              'font-mono text-xl font-bold tracking-[0.15em] break-all sm:text-2xl',
-              status === 'Active' ? 'text-white' : 'text-zinc-500',
-            )}
-          >
-            {invite.invite_code}
-          </code>
-          <StatusPill tone={STATUS_TONE[status]}>
-            <span data-testid="invite-status">{status}</span>
-          </StatusPill>
-        </div>
-        <div className="flex items-center gap-2">
-          <CopyButton text={invite.invite_code} />
-          {!readOnly && status === 'Active' && <DeactivateButton invite={invite} />}
-        </div>
+      <div className="col-span-2 flex min-w-0 flex-wrap items-center gap-2.5 sm:col-span-1">
+        <code
+          className={clsx(
+            'font-mono text-xl font-bold tracking-[0.15em] break-all sm:text-2xl',
+            status === 'Active' ? 'text-white' : 'text-zinc-500',
+          )}
+        >
+          {invite.invite_code}
+        </code>
+        <StatusPill tone={STATUS_TONE[status]}>
+          <span data-testid="invite-status">{status}</span>
+        </StatusPill>
       </div>
-      <div className="mt-2.5 flex flex-wrap items-center gap-x-4 gap-y-1.5 text-xs text-zinc-400">
+      {/* Phone: actions under the details; wider: top right. */}
+      <div className="col-span-2 row-start-3 flex items-center gap-2 sm:col-span-1 sm:col-start-2 sm:row-start-1 sm:justify-end">
+        <CopyButton text={invite.invite_code} />
+        {!readOnly && status === 'Active' && <DeactivateButton invite={invite} />}
+      </div>
+      <div className="col-span-2 row-start-2 flex flex-wrap items-center gap-x-4 gap-y-1.5 text-xs text-zinc-400">
         <UsesBar current={invite.current_uses} max={invite.max_uses} />
         <span className={clsx('inline-flex items-center gap-1', expired && 'text-red-300')}>
           <CalendarClock className="size-3.5" aria-hidden="true" />
@@ -226,7 +231,7 @@ export function InviteItem({ invite, inviter, readOnly }: { invite: Invite; invi
         </span>
         {inviter && (
           <span className="inline-flex min-w-0 items-center gap-1 text-zinc-400">
-            <Users className="size-3.5" aria-hidden="true" /> {inviter}
+            <Users className="size-3.5 shrink-0" aria-hidden="true" /> {inviter}
           </span>
         )}
       </div>

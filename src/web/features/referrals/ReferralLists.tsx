@@ -88,10 +88,11 @@ export function MyReferrals() {
       icon={Users}
       actions={
         <Button variant="ghost" size="sm" onClick={() => void q.refetch()} loading={q.isRefetching} aria-label="Refresh referrals">
-          {!q.isRefetching && <RotateCw className="size-3.5" aria-hidden="true" />} Refresh
+          {!q.isRefetching && <RotateCw className="size-3.5" aria-hidden="true" />}
+          <span className="hidden sm:inline">Refresh</span>
         </Button>
       }
-      bodyClassName="p-0 sm:p-0"
+      bodyClassName=""
     >
       {q.isPending ? (
         <div className="space-y-2 p-4">
@@ -195,10 +196,11 @@ export function AdminInvites() {
       title="All invite codes"
       description="Every code on the platform, newest first"
       icon={Filter}
-      bodyClassName="p-0 sm:p-0"
+      bodyClassName=""
       actions={
         <Button variant="ghost" size="sm" onClick={() => void q.refetch()} loading={q.isFetching} aria-label="Refresh all invite codes">
-          {!q.isFetching && <RotateCw className="size-3.5" aria-hidden="true" />} Refresh
+          {!q.isFetching && <RotateCw className="size-3.5" aria-hidden="true" />}
+          <span className="hidden sm:inline">Refresh</span>
         </Button>
       }
     >
@@ -277,10 +279,11 @@ export function AdminReferrals() {
       title="All referrals"
       description="Every account created with an invite code, newest first"
       icon={Users}
-      bodyClassName="p-0 sm:p-0"
+      bodyClassName=""
       actions={
         <Button variant="ghost" size="sm" onClick={() => void q.refetch()} loading={q.isFetching} aria-label="Refresh all referrals">
-          {!q.isFetching && <RotateCw className="size-3.5" aria-hidden="true" />} Refresh
+          {!q.isFetching && <RotateCw className="size-3.5" aria-hidden="true" />}
+          <span className="hidden sm:inline">Refresh</span>
         </Button>
       }
     >

@@ -6,16 +6,21 @@ import { GenerateInvite, InviteList } from './MyInvites';
 import { AdminInvites, AdminReferrals, MyReferrals } from './ReferralLists';
 
 const tabClass =
-  'inline-flex items-center gap-1.5 rounded-lg px-3 py-1.5 text-sm font-medium whitespace-nowrap text-zinc-400 transition hover:text-white data-[state=active]:bg-zinc-800 data-[state=active]:text-white data-[state=active]:shadow';
+  'inline-flex items-center justify-center gap-1.5 rounded-lg px-2 py-1.5 text-sm font-medium whitespace-nowrap text-zinc-400 sm:px-3 transition hover:text-white data-[state=active]:bg-zinc-800 data-[state=active]:text-white data-[state=active]:shadow';
 
 function MyReferralProgram() {
   return (
-    <div className="grid gap-6 lg:grid-cols-5">
-      <div className="space-y-6 lg:col-span-2">
-        <GenerateInvite />
-        <MyReferrals />
+    // Phone: generate, my codes, my referrals. Wide: generate + referrals on the left, codes on the right.
+    <div className="flex flex-col gap-6 lg:grid lg:grid-cols-5 lg:items-start">
+      <div className="contents lg:col-span-2 lg:flex lg:min-w-0 lg:flex-col lg:gap-6">
+        <div className="order-1 min-w-0">
+          <GenerateInvite />
+        </div>
+        <div className="order-3 min-w-0">
+          <MyReferrals />
+        </div>
       </div>
-      <div className="lg:col-span-3">
+      <div className="order-2 min-w-0 lg:col-span-3">
         <InviteList />
       </div>
     </div>
@@ -47,16 +52,16 @@ export default function ReferralsView(_props: DashboardViewProps) {
         <Tabs.Root defaultValue="mine">
           <Tabs.List
             aria-label="Referral lists"
-            className="scroll-thin mb-5 flex max-w-full gap-1 overflow-x-auto rounded-xl border border-zinc-800 bg-zinc-950/60 p-1 sm:inline-flex"
+            className="mb-5 grid w-full grid-cols-3 gap-1 rounded-xl border border-zinc-800 bg-zinc-950/60 p-1 sm:inline-flex sm:w-auto"
           >
             <Tabs.Trigger value="mine" className={tabClass}>
-              <Ticket className="size-4" aria-hidden="true" /> My invites
+              <Ticket className="hidden size-4 sm:block" aria-hidden="true" /> My invites
             </Tabs.Trigger>
             <Tabs.Trigger value="all-invites" className={tabClass}>
-              <Globe2 className="size-4" aria-hidden="true" /> All invites
+              <Globe2 className="hidden size-4 sm:block" aria-hidden="true" /> All invites
             </Tabs.Trigger>
             <Tabs.Trigger value="all-referrals" className={tabClass}>
-              <UsersRound className="size-4" aria-hidden="true" /> All referrals
+              <UsersRound className="hidden size-4 sm:block" aria-hidden="true" /> All referrals
             </Tabs.Trigger>
           </Tabs.List>
           <Tabs.Content value="mine" className="outline-none">
