@@ -86,6 +86,8 @@ test('an admin changes a price and a discount; an open user dashboard shows the 
     await expect(entry).toContainText('10');
     await expect(entry).toContainText('20%');
     await expect(entry).toContainText('admin@e2e.test');
+    await entry.scrollIntoViewIfNeeded();
+    await screens(page, 'admin-history', { fullPage: false });
   } finally {
     await userContext.close();
   }

@@ -206,12 +206,14 @@ export function PricingEditor() {
       {/* The save bar sticks to the bottom of the screen while there is something to save. */}
       <div
         className={clsx(
-          'sticky bottom-3 z-30 rounded-2xl border p-3 shadow-2xl shadow-black/50 backdrop-blur-md sm:p-4',
-          dirty ? 'border-fuchsia-500/40 bg-zinc-900/95' : 'border-zinc-800 bg-zinc-900/90',
+          'z-30 rounded-2xl border p-3 sm:p-4',
+          dirty
+            ? 'sticky bottom-3 border-fuchsia-500/40 bg-zinc-900/95 shadow-2xl shadow-black/50 backdrop-blur-md'
+            : 'border-zinc-800 bg-zinc-900/60',
         )}
       >
-        <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-          <p className="text-sm text-zinc-300" aria-live="polite">
+        <div className="flex items-center justify-between gap-2">
+          <p className="min-w-0 text-xs text-zinc-300 sm:text-sm" aria-live="polite">
             {changes.invalid > 0 ? (
               <span className="text-red-300">Some plan values are not whole numbers.</span>
             ) : dirty ? (
@@ -222,11 +224,18 @@ export function PricingEditor() {
               <span className="text-zinc-500">No unsaved changes</span>
             )}
           </p>
-          <div className="flex gap-2">
-            <Button variant="ghost" onClick={discard} disabled={(!dirty && changes.invalid === 0) || save.isPending} className="flex-1 sm:flex-none">
-              <RotateCcw className="size-4" aria-hidden="true" /> Discard
+          <div className="flex shrink-0 gap-2">
+            <Button
+              variant="ghost"
+              onClick={discard}
+              disabled={(!dirty && changes.invalid === 0) || save.isPending}
+              className="px-3"
+              aria-label="Discard"
+              title="Discard unsaved changes"
+            >
+              <RotateCcw className="size-4" aria-hidden="true" /> <span className="hidden sm:inline">Discard</span>
             </Button>
-            <Button onClick={onSave} loading={save.isPending} disabled={!dirty && changes.invalid === 0} className="flex-1 sm:flex-none">
+            <Button onClick={onSave} loading={save.isPending} disabled={!dirty && changes.invalid === 0}>
               {!save.isPending && <Save className="size-4" aria-hidden="true" />} Save All Changes
             </Button>
           </div>

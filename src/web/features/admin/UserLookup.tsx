@@ -160,7 +160,7 @@ function UserRow({ user }: { user: AdminUser }) {
           </p>
         </div>
       </div>
-      <div className="flex shrink-0 flex-wrap items-end gap-2">
+      <div className="grid shrink-0 grid-cols-1 items-end gap-2 sm:grid-cols-[7rem_minmax(0,1fr)] lg:flex">
         <div>
           <label htmlFor={roleId} className="mb-1 block text-xs font-medium text-zinc-400">
             Role
@@ -175,7 +175,7 @@ function UserRow({ user }: { user: AdminUser }) {
               if (next === 'admin' && !window.confirm(`Make ${user.email} an admin? Admins can change prices, roles and balances.`)) return;
               role.mutate(next);
             }}
-            className="input w-28 py-2"
+            className="input w-full py-2 sm:w-28"
           >
             {ROLES.map((r) => (
               <option key={r} value={r}>
@@ -185,13 +185,13 @@ function UserRow({ user }: { user: AdminUser }) {
           </select>
         </div>
         <form
-          className="flex min-w-0 flex-1 items-end gap-2"
+          className="flex min-w-0 items-end gap-2"
           onSubmit={(e) => {
             e.preventDefault();
             if (canGrant) grant.mutate(grantAmount);
           }}
         >
-          <div className="w-28 min-w-0 flex-1 sm:flex-none">
+          <div className="min-w-0 flex-1 lg:w-28 lg:flex-none">
             <label htmlFor={grantId} className="mb-1 block text-xs font-medium text-zinc-400">
               Grant ENERGY
             </label>
