@@ -254,7 +254,7 @@ function BundleCard({
       {bundle.bonus_energy > 0 && (
         <span className="mt-1 text-xs font-semibold text-emerald-300">+{numberFormat.format(bundle.bonus_energy)} bonus</span>
       )}
-      <span className="mt-1 line-clamp-2 text-xs text-zinc-500">{bundle.description}</span>
+      <span className="mt-1 mb-3 line-clamp-2 text-xs text-zinc-500">{bundle.description}</span>
       <span className="mt-auto flex items-center justify-between gap-2 border-t border-zinc-800/80 pt-3 text-xs">
         <span className="text-zinc-400">Total</span>
         <span className="font-bold whitespace-nowrap text-white tabular-nums">{numberFormat.format(total)} ENERGY</span>
@@ -279,11 +279,11 @@ function Footer({ mode }: { mode: PaymentsMode | undefined }) {
         <Lock className="size-3.5 text-emerald-400" aria-hidden="true" />
         {purchaseUiMessages.secureNote}
       </span>
-      <span>
-        {mode === 'test'
-          ? 'Test mode: no real card is charged.'
-          : 'Card payments by Stripe. ENERGY is added as soon as payment is confirmed.'}
-      </span>
+      {mode === 'test' ? (
+        <span>Test mode: no real card is charged.</span>
+      ) : mode === 'stripe' ? (
+        <span>Card payments by Stripe. ENERGY is added as soon as payment is confirmed.</span>
+      ) : null}
     </div>
   );
 }
