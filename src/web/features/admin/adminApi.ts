@@ -57,7 +57,8 @@ export const adminKeys = {
   summary: ['admin', 'summary'] as const,
   audit: ['admin', 'audit'] as const,
   users: (q: string) => ['admin', 'users', q] as const,
-  referralSetting: ['admin', 'referral-setting'] as const,
+  /** Under the `pricing` prefix: the server announces a referral-mode change as a `pricing` event. */
+  referralSetting: [...queryKeys.pricing, 'referral-setting'] as const,
   /** Under the `pricing` prefix: the live `pricing` event refreshes it. */
   plans: [...queryKeys.pricing, 'plans', 'all'] as const,
 };
