@@ -88,3 +88,36 @@ describe('health and contract', () => {
     }
   });
 });
+
+describe('serving the built web app', () => {
+  it('serves index.html for app routes (never cached), assets as files, JSON 404 for unknown API paths', async () => {
+    const { buildApp } = await import('../src/server/http/app.js');
+    const t = await createTestApp();
+    const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'web-'));
+    fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>PixelRush</title>');
+    fs.mkdirSync(path.join(webDir, 'assets'));
+    fs.writeFileSync(path.join(webDir, 'assets', 'app-123.js'), 'console.log(1)');
+    const app = await buildApp(t.ctx, { webDir });
+    try {
+      for (const url of ['/', '/dashboard', '/success', '/some/unknown/path']) {
+        const res = await app.inject({ url });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.headers['content-type']).toContain('text/html');
+        expect(res.headers['cache-control']).toBe('no-cache');
+        expect(res.body).toContain('<title>PixelRush</title>');
+      }
+      // A file built after the server started is served too.
+      fs.writeFileSync(path.join(webDir, 'assets', 'late-456.js'), 'console.log(2)');
+      const late = await app.inject({ url: '/assets/late-456.js' });
+      expect(late.statusCode).toBe(200);
+      expect(late.headers['content-type']).toContain('javascript');
+      expect((await app.inject({ url: '/api/nope' })).json()).toMatchObject({ code: 'not_found' });
+      expect(res404(await app.inject({ method: 'POST', url: '/dashboard' }))).toBe(404);
+    } finally {
+      await app.close();
+      await t.close();
+    }
+  });
+});
+
+const res404 = (r: { statusCode: number }) => r.statusCode;

@@ -128,7 +128,16 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const hasWeb = !!webDir && fs.existsSync(path.join(webDir, 'index.html'));
   if (hasWeb) {
     // wildcard: files built after start (a rebuild while running) are served too.
-    await app.register(fastifyStatic, { root: webDir!, wildcard: true, index: false, maxAge: '1h', immutable: false });
+    await app.register(fastifyStatic, {
+      root: webDir!,
+      wildcard: true,
+      index: ['index.html'],
+      maxAge: '1h',
+      // Hashed assets may be cached; the page itself must always be revalidated.
+      setHeaders: (res, filePath) => {
+        if (filePath.endsWith('.html')) res.header('cache-control', 'no-cache');
+      },
+    });
   }
   app.setNotFoundHandler((req, reply) => {
     const isApi = API_PREFIXES.some((p) => req.url.startsWith(p));
