@@ -481,6 +481,16 @@ test('(f) cancelling a run refunds it and says so', async ({ page }) => {
   await expect(runButton(page)).toBeEnabled();
 });
 
+test('an admin runs tools for free', async ({ page }) => {
+  const res = await page.request.post('/api/auth/sign-in/email', { data: { email: ADMIN_EMAIL, password: DEFAULT_PASSWORD } });
+  expect(res.ok()).toBeTruthy();
+  await openTool(page, 'video-upscaler');
+  await expect(page.getByText('FREE (ADMIN)').first()).toBeVisible();
+  await expect(runButton(page)).toContainText('FREE');
+  await expect(page.getByTestId('insufficient-energy')).toHaveCount(0);
+  await expect(page.getByTestId('validation-hint')).toHaveText('Please select a video to upscale');
+});
+
 test('phone width: a tool form fits 390 px', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await userWithEnergy(page, 0);
