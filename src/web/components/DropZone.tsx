@@ -72,7 +72,7 @@ export function DropZone({ kind, onUploaded, compact, disabled, className }: Dro
           'aria-describedby': hintId,
           className: clsx(
             'group relative flex flex-col items-center justify-center rounded-2xl border-2 border-dashed text-center transition',
-            compact ? 'gap-2 px-4 py-6' : 'gap-3 px-6 py-8 sm:py-10',
+            compact ? 'px-4 py-6' : 'px-5 py-6 sm:px-6',
             disabled && 'pointer-events-none opacity-50',
             isDragActive && !isDragReject && 'border-fuchsia-400 bg-fuchsia-500/10 ring-4 ring-fuchsia-500/15',
             isDragActive && isDragReject && 'border-amber-400/70 bg-amber-500/5',
@@ -126,10 +126,10 @@ export function DropZone({ kind, onUploaded, compact, disabled, className }: Dro
             </div>
           </div>
         ) : (
-          <>
+          <div className={clsx('flex w-full flex-col items-center gap-3 text-center', !compact && 'sm:flex-row sm:gap-4 sm:text-left')}>
             <span
               className={clsx(
-                'flex items-center justify-center rounded-xl ring-1 transition',
+                'flex shrink-0 items-center justify-center rounded-xl ring-1 transition',
                 compact ? 'size-10' : 'size-12',
                 isDragActive && !isDragReject
                   ? 'bg-fuchsia-500/20 text-fuchsia-200 ring-fuchsia-400/50'
@@ -138,13 +138,13 @@ export function DropZone({ kind, onUploaded, compact, disabled, className }: Dro
             >
               {isDragActive ? <UploadCloud className="size-5" aria-hidden="true" /> : <Icon className="size-5" aria-hidden="true" />}
             </span>
-            <div>
+            <div className="min-w-0 sm:flex-1">
               <p className="text-sm font-semibold text-zinc-100">
                 {isDragActive
                   ? isDragReject
                     ? `Only ${noun}s can be dropped here`
                     : `Drop to upload your ${noun}`
-                  : `Drag and drop ${kind === 'image' ? 'an image' : 'a video'} here`}
+                  : `Drag and drop ${kind === 'image' ? 'an image' : 'a video'} here, or click to browse`}
               </p>
               <p id={hintId} className="mt-1 text-xs text-zinc-400">
                 {UPLOAD_FORMATS[kind]} · up to {UPLOAD_LIMITS[kind] / MB} MB
@@ -152,7 +152,7 @@ export function DropZone({ kind, onUploaded, compact, disabled, className }: Dro
             </div>
             <button
               type="button"
-              className="btn btn-secondary btn-sm mt-1"
+              className="btn btn-secondary btn-sm shrink-0"
               disabled={disabled}
               onClick={(e) => {
                 // The zone's own click would open the dialog too: once is enough.
@@ -163,7 +163,7 @@ export function DropZone({ kind, onUploaded, compact, disabled, className }: Dro
               <UploadCloud className="size-4" aria-hidden="true" />
               {kind === 'image' ? 'Choose image' : 'Choose video'}
             </button>
-          </>
+          </div>
         )}
       </div>
 

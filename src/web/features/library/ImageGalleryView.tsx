@@ -1,8 +1,306 @@
-import { Images } from 'lucide-react';
-import { ViewPlaceholder } from '../../components/ViewPlaceholder';
-import type { DashboardViewProps } from '../dashboard/views';
+import { useCallback, useState } from 'react';
+import { Tabs } from 'radix-ui';
+import { Check, ImageIcon, Images, Loader2, Sparkles, Trash2, Upload, Wand2 } from 'lucide-react';
+import clsx from 'clsx';
+import { Button } from '../../components/Button';
+import { DropZone } from '../../components/DropZone';
+import type { DashboardViewProps, ViewId } from '../dashboard/views';
+import {
+  formatShortDate,
+  PAGE_SIZE,
+  isFailed,
+  isPending,
+  toolLabel,
+  useLibraryCounts,
+  useLibraryList,
+  useLibraryLiveUpdates,
+  type LibraryGroup,
+  type LibraryItem,
+} from './api';
+import { EmptyState, GalleryHeader, GridSkeleton, ListFooter, LoadError } from './GalleryParts';
+import { ImageDetailDialog } from './ImageDetailDialog';
+import { Thumb } from './Thumb';
+import { useDeleteItem } from './useDeleteItem';
+import { useLoadMoreSentinel, VirtualGrid } from './VirtualGrid';
 
-/** Placeholder: replaced by the real view (keep the default export and the props). */
-export default function ImageGalleryView(_props: DashboardViewProps) {
-  return <ViewPlaceholder title="Your Images" description="Every image you uploaded or generated, in one place." icon={Images} />;
+export interface ImageGalleryProps {
+  /** Picker mode: 'Select an Image', a click picks the item (onSelect) instead of opening it. */
+  selectionMode?: boolean;
+  onSelect?: (item: LibraryItem) => void;
+  /** To suggest a tool from the empty state (dashboard only). */
+  openView?: (id: ViewId) => void;
+}
+
+/** SPEC §9: up to 4 columns; 2 on a phone. */
+const imageColumns = (w: number) => (w < 560 ? 2 : w < 860 ? 3 : 4);
+const GAP = 12;
+
+/**
+ * SPEC §2 image gallery: 'Your Images' (or 'Select an Image'), an upload
+ * drop zone, the Generated and Uploaded groups with their counts, a windowed
+ * grid of thumbnails paged by cursor as you scroll, a detail dialog, and
+ * delete one at a time.
+ */
+export function ImageGallery({ selectionMode = false, onSelect, openView }: ImageGalleryProps) {
+  const counts = useLibraryCounts();
+  const [group, setGroup] = useState<LibraryGroup>('all');
+  const [detail, setDetail] = useState<LibraryItem | null>(null);
+  const del = useDeleteItem();
+  useLibraryLiveUpdates(['image']);
+
+  const c = counts.data?.images;
+  const subtitle = c
+    ? `${c.total.toLocaleString()} ${c.total === 1 ? 'image' : 'images'}`
+    : selectionMode
+      ? 'Pick one of your images'
+      : 'Everything you uploaded or generated';
+
+  const groups: Array<{ id: LibraryGroup; label: string; count?: number }> = [
+    { id: 'all', label: 'All', count: c?.total },
+    { id: 'generated', label: 'Generated', count: c?.generated },
+    { id: 'uploaded', label: 'Uploaded', count: c?.uploaded },
+  ];
+
+  const noneAtAll = c?.total === 0;
+
+  return (
+    <section aria-labelledby="view-title" className="space-y-6 rounded-2xl border border-zinc-800 bg-zinc-900/70 p-4 sm:p-6 lg:p-8">
+      <GalleryHeader title={selectionMode ? 'Select an Image' : 'Your Images'} subtitle={subtitle} icon={Images} />
+
+      <DropZone kind="image" onUploaded={selectionMode ? onSelect : undefined} />
+
+      {noneAtAll ? (
+        <EmptyState icon={ImageIcon} title="No Images Yet">
+          <p className="mt-1 max-w-sm text-sm text-zinc-400">
+            Upload an image above, or create one with an AI tool. Everything you make lands here.
+          </p>
+          {openView && !selectionMode && (
+            <div className="mt-5 flex flex-wrap justify-center gap-2">
+              <Button variant="secondary" size="sm" onClick={() => openView('fal-image-editor')}>
+                <Wand2 className="size-4" aria-hidden="true" /> Image Editor
+              </Button>
+              <Button variant="secondary" size="sm" onClick={() => openView('restore')}>
+                <Sparkles className="size-4" aria-hidden="true" /> Image Restore
+              </Button>
+            </div>
+          )}
+        </EmptyState>
+      ) : (
+        <Tabs.Root value={group} onValueChange={(v) => setGroup(v as LibraryGroup)}>
+          <Tabs.List aria-label="Image groups" className="mb-5 flex gap-1 overflow-x-auto border-b border-zinc-800">
+            {groups.map((g) => (
+              <Tabs.Trigger
+                key={g.id}
+                value={g.id}
+                className={clsx(
+                  '-mb-px flex shrink-0 items-center gap-2 border-b-2 border-transparent px-3 py-2.5 text-sm font-medium text-zinc-400 transition focus-visible:outline-offset-[-2px]',
+                  'hover:text-zinc-100 data-[state=active]:border-fuchsia-400 data-[state=active]:text-white',
+                )}
+              >
+                {g.label}
+                <span
+                  className="min-w-6 rounded-full bg-zinc-800 px-1.5 py-0.5 text-center text-xs font-semibold text-zinc-300 tabular-nums"
+                  data-testid={`count-${g.id}`}
+                >
+                  {g.count === undefined ? '–' : g.count.toLocaleString()}
+                </span>
+              </Tabs.Trigger>
+            ))}
+          </Tabs.List>
+          {groups.map((g) => (
+            <Tabs.Content key={g.id} value={g.id} className="outline-none">
+              <ImageGroup
+                group={g.id}
+                selectionMode={selectionMode}
+                onOpen={(item) => (selectionMode ? onSelect?.(item) : setDetail(item))}
+                onDelete={del.request}
+                deletingId={del.deletingId}
+              />
+            </Tabs.Content>
+          ))}
+        </Tabs.Root>
+      )}
+
+      <ImageDetailDialog
+        item={detail}
+        onClose={() => setDetail(null)}
+        deleting={!!detail && del.deletingId === detail.id}
+        onDelete={(item) => {
+          setDetail(null);
+          del.request(item);
+        }}
+      />
+      {del.dialog}
+    </section>
+  );
+}
+
+function ImageGroup({
+  group,
+  selectionMode,
+  onOpen,
+  onDelete,
+  deletingId,
+}: {
+  group: LibraryGroup;
+  selectionMode: boolean;
+  onOpen: (item: LibraryItem) => void;
+  onDelete: (item: LibraryItem) => void;
+  deletingId: string | null;
+}) {
+  const list = useLibraryList('image', group);
+  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = list;
+  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
+  const sentinel = useLoadMoreSentinel(!!hasNextPage && !isFetchingNextPage && !isFetchNextPageError, loadMore);
+
+  if (list.isPending) {
+    return <GridSkeleton count={8} className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" tileClass="aspect-square" />;
+  }
+  if (list.isError) return <LoadError error={list.error} onRetry={() => void list.refetch()} what="images" />;
+  if (!list.items.length && !hasNextPage) {
+    return group === 'uploaded' ? (
+      <EmptyState icon={Upload} title="No Images Uploaded">
+        <p className="mt-1 max-w-sm text-sm text-zinc-400">Drop an image in the box above to add your own.</p>
+      </EmptyState>
+    ) : (
+      <EmptyState icon={Sparkles} title={group === 'generated' ? 'No Images Generated' : 'No Images Yet'}>
+        <p className="mt-1 max-w-sm text-sm text-zinc-400">Results from the AI tools appear here.</p>
+      </EmptyState>
+    );
+  }
+
+  return (
+    <>
+      <VirtualGrid
+        items={list.items}
+        getKey={(i) => i.id}
+        columns={imageColumns}
+        rowHeight={(w) => w}
+        gap={GAP}
+        label={group === 'all' ? 'Images' : group === 'generated' ? 'Generated images' : 'Uploaded images'}
+        renderItem={(item) => (
+          <ImageTile
+            item={item}
+            selectionMode={selectionMode}
+            onOpen={onOpen}
+            onDelete={onDelete}
+            deleting={deletingId === item.id}
+            deleteLocked={deletingId !== null}
+          />
+        )}
+      />
+      <ListFooter
+        sentinel={sentinel}
+        hasMore={!!hasNextPage}
+        loading={isFetchingNextPage}
+        failed={isFetchNextPageError}
+        onLoadMore={loadMore}
+        shown={list.items.length}
+        paged={(list.data?.pageParams.length ?? 0) > 1 || list.items.length > PAGE_SIZE}
+      />
+    </>
+  );
+}
+
+function ImageTile({
+  item,
+  selectionMode,
+  onOpen,
+  onDelete,
+  deleting,
+  deleteLocked,
+}: {
+  item: LibraryItem;
+  selectionMode: boolean;
+  onOpen: (item: LibraryItem) => void;
+  onDelete: (item: LibraryItem) => void;
+  deleting: boolean;
+  deleteLocked: boolean;
+}) {
+  const pending = isPending(item);
+  const failed = isFailed(item);
+  const source = item.is_generated ? toolLabel(item.generation_type) : 'Uploaded';
+  const pickable = !selectionMode || (!pending && !failed && !!item.url);
+
+  return (
+    <div
+      className={clsx(
+        'group relative size-full overflow-hidden rounded-xl border bg-zinc-900 transition',
+        // The tile's own outline would sit under the picture: ring the tile instead.
+        'has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-fuchsia-400 has-[:focus-visible]:ring-offset-2 has-[:focus-visible]:ring-offset-zinc-900',
+        pending ? 'border-amber-400/50' : failed ? 'border-red-500/40' : 'border-zinc-800 hover:border-zinc-600',
+        deleting && 'opacity-60',
+      )}
+      data-testid="image-tile"
+    >
+      <button
+        type="button"
+        onClick={() => onOpen(item)}
+        disabled={deleting || !pickable}
+        aria-label={`${selectionMode ? 'Select' : 'Open'} ${item.original_name}`}
+        className="absolute inset-0 block size-full cursor-pointer rounded-xl outline-none disabled:cursor-default"
+      >
+        {pending && !item.thumbnail_url ? (
+          <span className="block size-full bg-gradient-to-br from-zinc-800 to-zinc-900" />
+        ) : (
+          <Thumb item={item} className="size-full transition duration-300 group-hover:scale-[1.03]" />
+        )}
+        <span
+          className={clsx(
+            'pointer-events-none absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/85 via-black/50 to-transparent px-3 pt-8 pb-2.5 text-left transition',
+            'opacity-100 [@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:group-focus-within:opacity-100',
+          )}
+        >
+          <span className="block truncate text-sm font-medium text-white">{item.original_name}</span>
+          <span className="block truncate text-xs text-zinc-300">
+            {source} · {formatShortDate(item.created_at)}
+          </span>
+        </span>
+      </button>
+
+      {(pending || failed) && (
+        <span
+          className={clsx(
+            'badge pointer-events-none absolute top-2 left-2',
+            pending ? 'bg-amber-400 text-zinc-950' : 'bg-red-500 text-white',
+          )}
+        >
+          {pending ? 'PENDING' : 'FAILED'}
+        </span>
+      )}
+      {pending && (
+        <span className="pointer-events-none absolute inset-0 flex items-center justify-center gap-2 bg-black/40 text-sm font-medium text-amber-100">
+          <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Generating...
+        </span>
+      )}
+
+      {selectionMode ? (
+        <span className="pointer-events-none absolute top-2 right-2 flex size-7 items-center justify-center rounded-full bg-black/60 text-white opacity-0 transition group-hover:opacity-100">
+          <Check className="size-4" aria-hidden="true" />
+        </span>
+      ) : (
+        <button
+          type="button"
+          onClick={() => onDelete(item)}
+          disabled={deleteLocked}
+          aria-label={deleting ? `Deleting ${item.original_name}` : `Delete ${item.original_name}`}
+          aria-busy={deleting || undefined}
+          className={clsx(
+            'absolute top-2 right-2 flex size-8 items-center justify-center rounded-full bg-black/60 text-zinc-200 transition',
+            'hover:bg-red-600 hover:text-white disabled:cursor-not-allowed',
+            deleting
+              ? 'opacity-100'
+              : 'opacity-100 [@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:group-focus-within:opacity-100 disabled:[@media(hover:hover)]:group-hover:opacity-40',
+          )}
+        >
+          {deleting ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : <Trash2 className="size-4" aria-hidden="true" />}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The dashboard view 'gallery'. */
+export default function ImageGalleryView({ openView, selectionMode, onSelect }: DashboardViewProps & ImageGalleryProps) {
+  return <ImageGallery openView={openView} selectionMode={selectionMode} onSelect={onSelect} />;
 }

@@ -1,0 +1,121 @@
+import type { ComponentType, ReactNode } from 'react';
+import { AlertTriangle, Loader2, RefreshCw } from 'lucide-react';
+import clsx from 'clsx';
+import { Button } from '../../components/Button';
+import { describeError } from '../../lib/api';
+
+/** Title block of a gallery view. */
+export function GalleryHeader({
+  title,
+  subtitle,
+  icon: Icon,
+  actions,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  icon: ComponentType<{ className?: string }>;
+  actions?: ReactNode;
+}) {
+  return (
+    <div className="flex flex-wrap items-start justify-between gap-4">
+      <div className="flex min-w-0 items-start gap-4">
+        <span className="flex size-12 shrink-0 items-center justify-center rounded-xl bg-gradient-to-br from-violet-500/20 to-fuchsia-500/20 text-fuchsia-300 ring-1 ring-fuchsia-500/30">
+          <Icon className="size-6" aria-hidden="true" />
+        </span>
+        <div className="min-w-0">
+          <h2 id="view-title" className="text-2xl font-bold tracking-tight text-white">
+            {title}
+          </h2>
+          {subtitle && <p className="mt-1 text-sm text-zinc-400">{subtitle}</p>}
+        </div>
+      </div>
+      {actions}
+    </div>
+  );
+}
+
+export function EmptyState({
+  icon: Icon,
+  title,
+  children,
+}: {
+  icon: ComponentType<{ className?: string }>;
+  title: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="flex flex-col items-center rounded-2xl border border-dashed border-zinc-800 bg-zinc-950/30 px-6 py-14 text-center">
+      <span className="flex size-14 items-center justify-center rounded-2xl bg-zinc-900 text-zinc-500 ring-1 ring-zinc-800">
+        <Icon className="size-7" aria-hidden="true" />
+      </span>
+      <h3 className="mt-4 text-lg font-semibold text-zinc-100">{title}</h3>
+      {children}
+    </div>
+  );
+}
+
+export function LoadError({ error, onRetry, what }: { error: unknown; onRetry: () => void; what: string }) {
+  return (
+    <div role="alert" className="flex flex-col items-center gap-3 rounded-2xl border border-red-500/20 bg-red-500/5 px-6 py-10 text-center">
+      <AlertTriangle className="size-8 text-amber-400" aria-hidden="true" />
+      <p className="text-sm text-zinc-300">
+        Could not load your {what}: {describeError(error)}
+      </p>
+      <Button variant="secondary" size="sm" onClick={onRetry}>
+        <RefreshCw className="size-4" aria-hidden="true" /> Try Again
+      </Button>
+    </div>
+  );
+}
+
+/** Under an infinite list: the sentinel, a spinner while loading, and a button for those who prefer one. */
+export function ListFooter({
+  sentinel,
+  hasMore,
+  loading,
+  failed,
+  onLoadMore,
+  shown,
+  paged,
+}: {
+  sentinel: (node: HTMLElement | null) => void;
+  hasMore: boolean;
+  loading: boolean;
+  failed: boolean;
+  onLoadMore: () => void;
+  shown: number;
+  /** More than one page was loaded (an end marker only helps after scrolling through pages). */
+  paged: boolean;
+}) {
+  return (
+    <div
+      ref={sentinel}
+      className={clsx('flex flex-col items-center justify-center gap-2 text-sm text-zinc-400', (hasMore || loading || paged) && 'min-h-16 py-4')}
+    >
+      {loading ? (
+        <span className="flex items-center gap-2" role="status">
+          <Loader2 className="size-4 animate-spin text-fuchsia-400" aria-hidden="true" /> Loading more...
+        </span>
+      ) : hasMore ? (
+        <>
+          {failed && <span className="text-red-300">Loading more failed.</span>}
+          <Button variant="secondary" size="sm" onClick={onLoadMore}>
+            {failed ? 'Try Again' : 'Load more'}
+          </Button>
+        </>
+      ) : paged ? (
+        <span className="text-xs text-zinc-500">All {shown.toLocaleString()} shown.</span>
+      ) : null}
+    </div>
+  );
+}
+
+export function GridSkeleton({ count, className, tileClass }: { count: number; className: string; tileClass: string }) {
+  return (
+    <div className={className} aria-busy="true" aria-label="Loading">
+      {Array.from({ length: count }, (_, i) => (
+        <div key={i} className={`animate-pulse rounded-xl bg-zinc-800/60 ${tileClass}`} />
+      ))}
+    </div>
+  );
+}
