@@ -42,7 +42,6 @@ test('every card opens its view in place; Back to Tools and Escape return to the
   for (const v of VIEWS) {
     await page.getByRole('button', { name: v.card, exact: true }).click();
     await expect(page.getByRole('heading', { name: v.title })).toBeVisible();
-    await expect(page.getByText('coming in the next release')).toBeVisible();
     await expect(page.getByRole('heading', { name: 'AI Tools', exact: true })).toHaveCount(0);
     // In place: the address stays /dashboard.
     await expect(page).toHaveURL(/\/dashboard$/);

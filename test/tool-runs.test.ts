@@ -131,7 +131,7 @@ describe('charging', () => {
     try {
       const res = await run(user, 'fal-upscaler', { image_url: 'https://x.test/a.png' });
       expect(res.statusCode).toBe(422);
-      expect(res.json().error).toBe('The model could not process this image');
+      expect(res.json()).toMatchObject({ error: 'The model could not process this image', refunded: true, energy_refunded: 2, status: 'failed' });
     } finally {
       provider.behaviour.failWith = undefined;
     }
@@ -329,5 +329,18 @@ describe('run history paging', () => {
     expect(seen).toEqual([...made].reverse());
     expect((await t.app.inject({ url: '/api/jobs?cursor=bad!', headers: user.headers })).statusCode).toBe(400);
     await Promise.all(made.map((id) => tools.waitForEnd(id, 20_000)));
+  });
+});
+
+describe('Prefer: respond-async', () => {
+  it('answers 202 with the job id at once; the run still completes', async () => {
+    const user = await registerUser(t, { energy: 10 });
+    const res = await run(user, 'fal-upscaler', { image_url: 'https://x.test/async.png' }, { prefer: 'respond-async' });
+    expect(res.statusCode).toBe(202);
+    expect(res.json()).toMatchObject({ job_id: expect.any(String), status: 'queued' });
+    const ended = await t.ctx.services.tools!.waitForEnd(res.json().job_id, 10_000);
+    expect(ended.status).toBe('succeeded');
+    const result = await t.app.inject({ url: `/api/jobs/${ended.id}/result`, headers: user.headers });
+    expect(result.json()).toMatchObject({ energy_used: 2, upscaled_url: expect.any(String) });
   });
 });

@@ -26,6 +26,10 @@ export const toolsRoutes = (ctx: AppContext, tools: ToolsService): FastifyPlugin
       const user = await requireUser(req, auth);
       const key = req.headers['idempotency-key'];
       const job = await tools.submit(user, endpoint, req.body, typeof key === 'string' ? key : undefined);
+      // RFC 7240: a client that wants the job id at once follows the run itself (SSE, GET /api/jobs/:id).
+      if (/\brespond-async\b/i.test(String(req.headers.prefer ?? ''))) {
+        return reply.status(202).send({ job_id: job.id, status: job.status });
+      }
       const gone = new AbortController();
       reply.raw.on('close', () => {
         if (!reply.raw.writableEnded) gone.abort();

@@ -210,7 +210,11 @@ export class ToolsService {
       }
     }
     if (job.status === 'failed' || job.status === 'canceled') {
-      return { status: 422, body: { error: job.error || tool.failure, code: 'tool_failed', job_id: job.id } };
+      // Every failed or cancelled run was refunded in the same transaction that ended it.
+      return {
+        status: 422,
+        body: { error: job.error || tool.failure, code: 'tool_failed', job_id: job.id, status: job.status, refunded: true, energy_refunded: job.cost },
+      };
     }
     // Still running when the wait ended: 202 with the job to follow.
     return { status: 202, body: { job_id: job.id, status: job.status, message: toolErrors.stillRunning } };
