@@ -233,3 +233,12 @@ describe('referral lists', () => {
     expect(refs.items.map((r: { referred_email: string }) => r.referred_email)).toEqual(['friend@example.com']);
   });
 });
+
+describe('admin filters', () => {
+  it('match search text literally (% and _ are not wildcards)', async () => {
+    const all = (await t.app.inject({ url: '/api/admin/invites?inviter=%25', headers: admin.headers })).json();
+    expect(all.total).toBe(0);
+    const refs = (await t.app.inject({ url: '/api/admin/referrals?email=_', headers: admin.headers })).json();
+    expect(refs.total).toBe(0);
+  });
+});

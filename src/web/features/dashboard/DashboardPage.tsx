@@ -8,6 +8,7 @@ import { useLiveUpdates } from '../../lib/useLiveUpdates';
 import { PurchaseDialog } from '../payments/PurchaseDialog';
 import { PurchaseDialogContext } from '../payments/purchaseDialogContext';
 import { DashboardHeader } from './DashboardHeader';
+import { InviteBanner } from './InviteBanner';
 import { EnergyWidget } from './EnergyWidget';
 import { ToolSections } from './ToolSections';
 import { TransactionsPanel } from './TransactionsPanel';
@@ -99,6 +100,7 @@ export default function DashboardPage() {
                 <p className="mt-2 text-base text-zinc-400">Transform your images with cutting-edge AI technology</p>
               </div>
               <ToolSections user={user} onOpen={enter} />
+              {!user.isAdmin && <InviteBanner onOpen={() => enter('referrals')} />}
               <TransactionsPanel />
             </>
           )}
