@@ -17,15 +17,15 @@
  */
 import type { AiProvider } from '../ai-provider.js';
 import { editImage } from './edit.js';
-import { validateEditPrompt } from './edit-commands.js';
+import { validateEditPrompt } from '../../../../shared/edit-commands.js';
 import type { EsrganSize } from './models.js';
 import { TfWorkerPool } from './pool.js';
 import { restoreImage } from './restore.js';
 import { upscaleImage } from './upscale.js';
 import { imageToVideo, upscaleVideo } from './video.js';
 
-export { parseEditCommands, validateEditPrompt } from './edit-commands.js';
-export type { EditOp, ParsedEdit } from './edit-commands.js';
+export { parseEditCommands, validateEditPrompt } from '../../../../shared/edit-commands.js';
+export type { EditOp, ParsedEdit } from '../../../../shared/edit-commands.js';
 export { ffmpegPath, ffprobePath, probeMedia } from './ffmpeg.js';
 export type { MediaInfo } from './ffmpeg.js';
 export { parseMotion } from './video.js';

@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { Check, Plus, Wand2 } from 'lucide-react';
 import { PROMPT_MAX, toolValidationError } from '../../../../shared/tools.js';
 // The local editor's own parser (pure, no Node APIs): the form shows what it will do before anything is charged.
-import { parseEditCommands, validateEditPrompt } from '../../../../server/providers/ai/local/edit-commands.js';
+import { parseEditCommands, validateEditPrompt } from '../../../../shared/edit-commands.js';
 import type { DashboardViewProps } from '../../dashboard/views';
 import { useToolAccess, useToolProvider } from '../shared/access';
 import { AdvancedSettings, FieldHint, SwitchField } from '../shared/fields';
