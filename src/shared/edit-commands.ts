@@ -1,4 +1,3 @@
-/** The local editor's command language, shared so the form can say what it will do before anything is charged. */
 /**
  * The local editor's command language: a prompt such as
  * 'rotate 90, make it brighter and crop to square' becomes a list of

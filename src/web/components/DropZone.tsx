@@ -1,4 +1,4 @@
-import { useCallback, useId } from 'react';
+import { useCallback, useId, useState, type DragEvent } from 'react';
 import { useDropzone, type DropEvent, type FileRejection } from 'react-dropzone';
 import { AlertCircle, Film, ImageUp, Loader2, UploadCloud, X } from 'lucide-react';
 import clsx from 'clsx';
@@ -52,7 +52,7 @@ export function DropZone({ kind, onUploaded, compact, disabled, className }: Dro
     [kind, onUploaded, up],
   );
 
-  const { getRootProps, getInputProps, isDragActive, isDragReject, open } = useDropzone({
+  const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
     onDrop,
     accept: { [`${kind}/*`]: [] },
     multiple: false,
@@ -60,6 +60,11 @@ export function DropZone({ kind, onUploaded, compact, disabled, className }: Dro
     noKeyboard: true, // the 'Choose ...' button is the keyboard path (one tab stop, a real button)
     useFsAccessApi: false,
   });
+
+  // The drag state follows the FIRST file only (the one a drop would use); react-dropzone's
+  // own reject state would also flag a drag of several files, of which we take the first.
+  const [dragType, setDragType] = useState('');
+  const isDragReject = isDragActive && !!dragType && !dragType.startsWith(`${kind}/`);
 
   const pct = Math.round(up.progress * 100);
   const showError = up.status === 'error' && up.error;
@@ -69,6 +74,7 @@ export function DropZone({ kind, onUploaded, compact, disabled, className }: Dro
       <div
         {...getRootProps({
           'data-testid': `${kind}-dropzone`,
+          onDragEnter: (e: DragEvent<HTMLElement>) => setDragType(e.dataTransfer?.items?.[0]?.type ?? ''),
           'aria-describedby': hintId,
           className: clsx(
             'group relative flex flex-col items-center justify-center rounded-2xl border-2 border-dashed text-center transition',

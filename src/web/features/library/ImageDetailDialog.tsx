@@ -3,6 +3,7 @@ import { Dialog } from 'radix-ui';
 import { Download, ImageOff, Loader2, Trash2, X } from 'lucide-react';
 import clsx from 'clsx';
 import { Button } from '../../components/Button';
+import { useRestoreFocus } from './restoreFocus';
 import { downloadHref, formatBytes, formatDate, isReady, toolLabel, type LibraryItem } from './api';
 
 /**
@@ -22,11 +23,13 @@ export function ImageDetailDialog({
   onDelete?: (item: LibraryItem) => void;
   deleting?: boolean;
 }) {
+  const focus = useRestoreFocus();
   return (
     <Dialog.Root open={!!item} onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 bg-black/80 backdrop-blur-sm data-[state=open]:animate-[fade-in_150ms_ease-out]" />
         <Dialog.Content
+          {...focus}
           className={clsx(
             'fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-5xl -translate-x-1/2 -translate-y-1/2 flex-col',
             'overflow-hidden rounded-2xl border border-zinc-800 bg-zinc-900 shadow-2xl shadow-black/60 outline-none md:flex-row',

@@ -1,10 +1,11 @@
 import { useCallback, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { AlertDialog } from 'radix-ui';
 import { Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
 import { Button } from '../../components/Button';
-import { Modal } from '../../components/Modal';
 import { errorMessage } from '../../lib/api';
+import { useRestoreFocus } from './restoreFocus';
 import { deleteLibraryItem, libraryKeys, removeItem, type LibraryItem } from './api';
 
 /**
@@ -15,6 +16,7 @@ export function useDeleteItem() {
   const qc = useQueryClient();
   const [asking, setAsking] = useState<LibraryItem | null>(null);
   const [deletingId, setDeletingId] = useState<string | null>(null);
+  const focus = useRestoreFocus();
 
   const request = useCallback((item: LibraryItem) => setAsking(item), []);
 
@@ -39,31 +41,42 @@ export function useDeleteItem() {
 
   const noun = asking?.kind === 'video' ? 'video' : 'image';
   const dialog = (
-    <Modal
-      open={!!asking}
-      onOpenChange={(open) => !open && setAsking(null)}
-      title={`Delete this ${noun}?`}
-      description={
-        <>
-          <span className="font-medium break-all text-zinc-200">{asking?.original_name}</span> will be removed from your library, file
-          and thumbnail included. This cannot be undone.
-        </>
-      }
-      widthClass="max-w-md"
-    >
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={() => setAsking(null)}>
-          Cancel
-        </Button>
-        <Button
-          variant="ghost"
-          className="bg-red-600 text-white shadow-lg shadow-red-950/40 hover:bg-red-500 hover:text-white"
-          onClick={() => void confirm()}
+    <AlertDialog.Root open={!!asking} onOpenChange={(open) => !open && setAsking(null)}>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="fixed inset-0 z-50 bg-black/70 backdrop-blur-sm data-[state=open]:animate-[fade-in_150ms_ease-out]" />
+        <AlertDialog.Content
+          {...focus}
+          className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-zinc-800 bg-zinc-900 p-6 shadow-2xl shadow-black/60 outline-none"
         >
-          <Trash2 className="size-4" aria-hidden="true" /> Delete
-        </Button>
-      </div>
-    </Modal>
+          <div className="flex items-start gap-4">
+            <span className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-red-500/10 text-red-400 ring-1 ring-red-500/20">
+              <Trash2 className="size-5" aria-hidden="true" />
+            </span>
+            <div className="min-w-0">
+              <AlertDialog.Title className="text-lg font-bold text-white">{`Delete this ${noun}?`}</AlertDialog.Title>
+              <AlertDialog.Description className="mt-1 text-sm text-zinc-400">
+                <span className="font-medium break-all text-zinc-200">{asking?.original_name}</span> will be removed from your
+                library, file and thumbnail included. This cannot be undone.
+              </AlertDialog.Description>
+            </div>
+          </div>
+          <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+            <AlertDialog.Cancel asChild>
+              <Button variant="secondary">Cancel</Button>
+            </AlertDialog.Cancel>
+            <AlertDialog.Action asChild>
+              <Button
+                variant="ghost"
+                className="bg-red-600 text-white shadow-lg shadow-red-950/40 hover:bg-red-500 hover:text-white"
+                onClick={() => void confirm()}
+              >
+                <Trash2 className="size-4" aria-hidden="true" /> Delete
+              </Button>
+            </AlertDialog.Action>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
   );
 
   return { request, deletingId, busy: deletingId !== null, dialog };
