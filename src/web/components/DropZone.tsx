@@ -150,7 +150,14 @@ export function DropZone({ kind, onUploaded, compact, disabled, className }: Dro
                   ? isDragReject
                     ? `Only ${noun}s can be dropped here`
                     : `Drop to upload your ${noun}`
-                  : `Drag and drop ${kind === 'image' ? 'an image' : 'a video'} here, or click to browse`}
+                  : (
+                    <>
+                      <span className="[@media(pointer:coarse)]:hidden">
+                        Drag and drop {kind === 'image' ? 'an image' : 'a video'} here, or click to browse
+                      </span>
+                      <span className="hidden [@media(pointer:coarse)]:inline">Tap to choose {kind === 'image' ? 'an image' : 'a video'}</span>
+                    </>
+                  )}
               </p>
               <p id={hintId} className="mt-1 text-xs text-zinc-400">
                 {UPLOAD_FORMATS[kind]} · up to {UPLOAD_LIMITS[kind] / MB} MB

@@ -30,9 +30,10 @@
  */
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Tabs } from 'radix-ui';
-import { AlertCircle, Check, Film, Globe, ImageIcon, Images, Link2, RefreshCw, Upload, X } from 'lucide-react';
+import { AlertCircle, Check, Film, Globe, ImageIcon, Images, Link2, Maximize2, RefreshCw, Upload, X } from 'lucide-react';
 import clsx from 'clsx';
 import { DropZone } from './DropZone';
+import { MediaPickerDialog } from './MediaPickerDialog';
 import { Button } from './Button';
 import { Thumb } from '../features/library/Thumb';
 import { formatDuration, isReady, useLibraryList, type LibraryItem, type MediaKind } from '../features/library/api';
@@ -239,6 +240,7 @@ function GalleryTab({
   onUpload: () => void;
 }) {
   const list = useLibraryList(kind, 'all');
+  const [browsing, setBrowsing] = useState(false);
   const noun = kind === 'image' ? 'image' : 'video';
 
   if (list.isPending) {
@@ -277,7 +279,10 @@ function GalleryTab({
   return (
     <div>
       <ul
-        className="scroll-thin grid max-h-80 grid-cols-3 gap-2 overflow-y-auto pr-1 sm:grid-cols-4"
+        className={clsx(
+          'scroll-thin grid max-h-80 gap-2 overflow-y-auto pr-1',
+          kind === 'image' ? 'grid-cols-3 sm:grid-cols-4' : 'grid-cols-2 sm:grid-cols-3',
+        )}
         aria-label={`Your ${noun}s`}
       >
         {list.items.map((item) => {
@@ -293,7 +298,8 @@ function GalleryTab({
                 title={item.original_name}
                 onClick={() => onPick(sourceFromItem(item))}
                 className={clsx(
-                  'group relative block aspect-square w-full overflow-hidden rounded-xl border bg-zinc-900 transition',
+                  'group relative block w-full overflow-hidden rounded-xl border bg-zinc-900 transition',
+                  kind === 'image' ? 'aspect-square' : 'aspect-video',
                   selected ? 'border-fuchsia-400 ring-2 ring-fuchsia-500/50' : 'border-zinc-800 hover:border-zinc-500',
                   !ready && 'cursor-not-allowed opacity-50',
                 )}
@@ -319,13 +325,17 @@ function GalleryTab({
           );
         })}
       </ul>
-      {list.hasNextPage && (
-        <div className="mt-3 flex justify-center">
+      <div className="mt-3 flex flex-wrap items-center justify-center gap-2">
+        {list.hasNextPage && (
           <Button variant="secondary" size="sm" loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
             Load more
           </Button>
-        </div>
-      )}
+        )}
+        <Button variant="ghost" size="sm" onClick={() => setBrowsing(true)} disabled={disabled}>
+          <Maximize2 className="size-3.5" aria-hidden="true" /> Open full gallery
+        </Button>
+      </div>
+      <MediaPickerDialog kind={kind} open={browsing} onOpenChange={setBrowsing} onSelect={(item) => onPick(sourceFromItem(item))} />
     </div>
   );
 }

@@ -6,11 +6,13 @@ import { describeError } from '../../lib/api';
 
 /** Title block of a gallery view. */
 export function GalleryHeader({
+  id,
   title,
   subtitle,
   icon: Icon,
   actions,
 }: {
+  id: string;
   title: string;
   subtitle?: ReactNode;
   icon: ComponentType<{ className?: string }>;
@@ -23,7 +25,7 @@ export function GalleryHeader({
           <Icon className="size-6" aria-hidden="true" />
         </span>
         <div className="min-w-0">
-          <h2 id="view-title" className="text-2xl font-bold tracking-tight text-white">
+          <h2 id={id} className="text-2xl font-bold tracking-tight text-white">
             {title}
           </h2>
           {subtitle && <p className="mt-1 text-sm text-zinc-400">{subtitle}</p>}

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import { Tabs } from 'radix-ui';
 import { Check, ImageIcon, Images, Loader2, Sparkles, Trash2, Upload, Wand2 } from 'lucide-react';
 import clsx from 'clsx';
@@ -46,6 +46,7 @@ export function ImageGallery({ selectionMode = false, onSelect, openView }: Imag
   const [group, setGroup] = useState<LibraryGroup>('all');
   const [detail, setDetail] = useState<LibraryItem | null>(null);
   const del = useDeleteItem();
+  const titleId = useId();
   useLibraryLiveUpdates(['image']);
 
   const c = counts.data?.images;
@@ -64,8 +65,15 @@ export function ImageGallery({ selectionMode = false, onSelect, openView }: Imag
   const noneAtAll = c?.total === 0;
 
   return (
-    <section aria-labelledby="view-title" className="space-y-6 rounded-2xl border border-zinc-800 bg-zinc-900/70 p-4 sm:p-6 lg:p-8">
-      <GalleryHeader title={selectionMode ? 'Select an Image' : 'Your Images'} subtitle={subtitle} icon={Images} />
+    <section
+      aria-labelledby={titleId}
+      className={clsx(
+        'space-y-6',
+        // No backdrop blur here: on a list thousands of pixels tall it cost more than the list (see VirtualGrid).
+        !selectionMode && 'rounded-2xl border border-zinc-800 bg-zinc-900/70 p-4 sm:p-6 lg:p-8',
+      )}
+    >
+      <GalleryHeader id={titleId} title={selectionMode ? 'Select an Image' : 'Your Images'} subtitle={subtitle} icon={Images} />
 
       <DropZone kind="image" onUploaded={selectionMode ? onSelect : undefined} />
 

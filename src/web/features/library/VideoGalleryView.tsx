@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, Check, Clapperboard, Download, Film, Loader2, Play, RotateCw, Trash2, X } from 'lucide-react';
 import clsx from 'clsx';
@@ -56,6 +56,7 @@ export function VideoGallery({ selectionMode = false, onSelect, openView }: Vide
   const list = useLibraryList('video', 'all');
   const progress = useLibraryLiveUpdates(['video']);
   const del = useDeleteItem();
+  const titleId = useId();
   const [playing, setPlaying] = useState<string | null>(null);
   const [retrying, setRetrying] = useState<string | null>(null);
 
@@ -141,8 +142,15 @@ export function VideoGallery({ selectionMode = false, onSelect, openView }: Vide
   }
 
   return (
-    <section aria-labelledby="view-title" className="space-y-6 rounded-2xl border border-zinc-800 bg-zinc-900/70 p-4 sm:p-6 lg:p-8">
-      <GalleryHeader title={selectionMode ? 'Select a Video' : 'Your Videos'} subtitle={subtitle} icon={Film} />
+    <section
+      aria-labelledby={titleId}
+      className={clsx(
+        'space-y-6',
+        // No backdrop blur here: on a list thousands of pixels tall it cost more than the list (see VirtualGrid).
+        !selectionMode && 'rounded-2xl border border-zinc-800 bg-zinc-900/70 p-4 sm:p-6 lg:p-8',
+      )}
+    >
+      <GalleryHeader id={titleId} title={selectionMode ? 'Select a Video' : 'Your Videos'} subtitle={subtitle} icon={Film} />
       <DropZone kind="video" onUploaded={selectionMode ? onSelect : undefined} />
       {body}
       {del.dialog}

@@ -34,8 +34,11 @@ export interface VirtualGridProps<T> {
 
 function scrollParent(el: HTMLElement | null): HTMLElement | null {
   for (let p = el?.parentElement; p && p !== document.body; p = p.parentElement) {
-    const oy = getComputedStyle(p).overflowY;
-    if ((oy === 'auto' || oy === 'scroll' || oy === 'overlay') && p.scrollHeight > p.clientHeight) return p;
+    const style = getComputedStyle(p);
+    const oy = style.overflowY;
+    // A scroller: it overflows, or is capped (a dialog body) and will once items load.
+    // (overflow-x: hidden alone also computes overflow-y 'auto' on a box that just grows.)
+    if ((oy === 'auto' || oy === 'scroll' || oy === 'overlay') && (p.scrollHeight > p.clientHeight || style.maxHeight !== 'none')) return p;
   }
   return null;
 }

@@ -276,6 +276,15 @@ export async function refreshHeads(qc: QueryClient, kinds: MediaKind[] = ['image
   );
 }
 
+/**
+ * After something changed the library (a tool saved a result, an upload
+ * elsewhere): newest pages merged in and counts reloaded. Prefer this to
+ * invalidating ['library'], which refetches every loaded page of a list.
+ */
+export async function refreshLibrary(qc: QueryClient, kinds: MediaKind[] = ['image', 'video']): Promise<void> {
+  await Promise.all([refreshHeads(qc, kinds), qc.invalidateQueries({ queryKey: libraryKeys.counts })]);
+}
+
 /** Re-reads single items (fresh links, a pending video that finished) into every list. */
 export async function refreshItems(qc: QueryClient, ids: string[]): Promise<void> {
   const got = await Promise.all(
@@ -335,6 +344,9 @@ export function useLibraryList(kind: MediaKind, group: LibraryGroup = 'all', opt
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor ?? undefined,
     staleTime: Infinity,
+    // Even when someone invalidated ['library'], a returning list is not refetched page by page:
+    // the effect below merges in the newest page instead.
+    refetchOnMount: false,
     enabled: opts.enabled ?? true,
   });
 
