@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { makeTestMedia, removeTestMedia, type TestMedia } from './fixtures/media';
-import { newAccount, register } from './helpers';
+import { newAccount, register, registerOrSignInAdmin } from './helpers';
 
 /**
  * The media library in the browser (SPEC §2 image and video galleries,
@@ -55,11 +55,8 @@ async function dropFiles(page: Page, target: Locator, files: Array<{ path: strin
 const bodyOverflow = (page: Page) => page.evaluate(() => getComputedStyle(document.body).overflow);
 
 async function expectNoHorizontalScroll(page: Page) {
-  const { scroll, client } = await page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    client: document.documentElement.clientWidth,
-  }));
-  expect(scroll).toBeLessThanOrEqual(client);
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  await expect.poll(overflow).toBeLessThanOrEqual(0);
 }
 
 test('image gallery: empty, upload by input and by drag and drop, groups, detail, download, delete', async ({ page }) => {
@@ -225,6 +222,37 @@ test('video gallery: empty, upload, poster and m:ss, inline playback, download, 
   await page.getByRole('alertdialog', { name: 'Delete this video?' }).getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('No Videos Generated')).toBeVisible();
   await expect(page.getByText('0 videos')).toBeVisible();
+});
+
+test('a video that is generating shows PENDING, then plays when its job ends (server events, no reload)', async ({ page }) => {
+  test.setTimeout(240_000);
+  // The admin runs tools for free; the run is real (local provider).
+  await registerOrSignInAdmin(page);
+  const up = await page.request.post('/api/library/uploads?kind=image', {
+    multipart: { file: { name: 'still.png', mimeType: 'image/png', buffer: fs.readFileSync(media.png) } },
+  });
+  expect(up.status(), await up.text()).toBe(201);
+  const still = (await up.json()) as { id: string };
+
+  await openVideos(page);
+  const prompt = `library live ${Date.now().toString(36)}`;
+  const run = await page.request.post('/functions/v1/fal-image-to-video', {
+    headers: { Prefer: 'respond-async' },
+    data: { image_url: still.id, prompt, num_frames: 81, frames_per_second: 16, resolution: '480p', interpolator_model: 'none' },
+  });
+  expect(run.status(), await run.text()).toBe(202);
+
+  const tile = page.getByTestId('video-tile').filter({ hasText: prompt });
+  await expect(tile.getByText('PENDING')).toBeVisible({ timeout: 60_000 });
+  await expect(tile.getByText(/Generating\.\.\./)).toBeVisible();
+  await expect(tile.getByRole('button', { name: /^Retry / })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/library-video-generating.png` });
+
+  // The job's end event brings the finished video in: playable, with its poster and length.
+  await expect(tile.getByRole('button', { name: /^Play / })).toBeVisible({ timeout: 180_000 });
+  await expect(tile.getByText('PENDING')).toHaveCount(0);
+  await expect(tile.getByTestId('duration')).toHaveText('0:05');
+  await expect(tile.locator('img')).toHaveAttribute('src', /\/thumbs\//);
 });
 
 // ---------------------------------------------------------------- fakes

@@ -130,7 +130,14 @@ export function VirtualGrid<T>({
   }
 
   return (
-    <ul ref={ref} aria-label={label} className={clsx('relative w-full', className)} style={{ height: total }}>
+    // Clipped sideways (with room for focus rings): tiles laid out for the old width must not
+    // widen the page for the frame between a resize and the re-layout.
+    <ul
+      ref={ref}
+      aria-label={label}
+      className={clsx('relative w-full overflow-x-clip', className)}
+      style={{ height: total, overflowClipMargin: 8 }}
+    >
       {tiles}
     </ul>
   );
