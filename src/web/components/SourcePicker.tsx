@@ -158,7 +158,8 @@ export function SourcePicker({ kind, value, onChange, defaultTab, disabled, labe
         <Tabs.Content value="url" className="mt-4 outline-none">
           <UrlTab kind={kind} disabled={disabled} onPick={pick} />
         </Tabs.Content>
-        <Tabs.Content value="upload" className="mt-4 outline-none">
+        {/* Kept mounted: switching tabs must not cancel an upload in flight. */}
+        <Tabs.Content value="upload" forceMount className="mt-4 outline-none data-[state=inactive]:hidden">
           <DropZone kind={kind} compact disabled={disabled} onUploaded={(item) => pick(sourceFromItem(item))} />
         </Tabs.Content>
         <Tabs.Content value="gallery" className="mt-4 outline-none">
