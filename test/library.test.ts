@@ -178,6 +178,23 @@ describe('gallery pages', () => {
     });
   });
 
+  it('generated=true|false pages one gallery group', async () => {
+    const generated = libraryPageSchema.parse((await get(carol, '/api/library?kind=image&generated=true')).json());
+    const uploaded = libraryPageSchema.parse((await get(carol, '/api/library?kind=image&generated=false&limit=100')).json());
+    expect(generated.items.length).toBeGreaterThanOrEqual(1);
+    expect(generated.items.every((i) => i.is_generated)).toBe(true);
+    expect(uploaded.items.every((i) => !i.is_generated)).toBe(true);
+    expect(uploaded.items).toHaveLength(6);
+    expect((await get(carol, '/api/library?generated=maybe')).statusCode).toBe(400);
+  });
+
+  it('a file keeps the same link for a while (browsers can cache thumbnails)', async () => {
+    const a = (await get(carol, `/api/library/${ids[0]}`)).json();
+    const b = (await get(carol, `/api/library/${ids[0]}`)).json();
+    expect(b.thumbnail_url).toBe(a.thumbnail_url);
+    expect(b.url).toBe(a.url);
+  });
+
   it('a bad cursor is a 400, limits are bounded', async () => {
     expect((await get(carol, '/api/library?cursor=bm9wZQ')).statusCode).toBe(400);
     expect((await get(carol, '/api/library?limit=1000')).statusCode).toBe(400);

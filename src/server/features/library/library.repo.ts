@@ -105,12 +105,23 @@ export interface PageCursor {
 }
 
 /** Newest first, `limit` rows after the cursor: one index range scan per page. */
-export function listItems(db: Queryable, userId: string, kind: LibraryKind | undefined, limit: number, after?: PageCursor) {
+export function listItems(
+  db: Queryable,
+  userId: string,
+  kind: LibraryKind | undefined,
+  limit: number,
+  after?: PageCursor,
+  generated?: boolean,
+) {
   const params: unknown[] = [userId, limit];
   let where = 'user_id = $1';
   if (kind) {
     params.push(kind);
     where += ` AND kind = $${params.length}`;
+  }
+  if (generated !== undefined) {
+    params.push(generated);
+    where += ` AND is_generated = $${params.length}`;
   }
   if (after) {
     params.push(after.us, after.id);

@@ -45,6 +45,8 @@ export const LIBRARY_PAGE_MAX = 100;
 
 export const libraryListQuery = z.object({
   kind: mediaKindSchema.optional(),
+  /** Only the Generated (true) or Uploaded (false) group. */
+  generated: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(LIBRARY_PAGE_MAX).default(LIBRARY_PAGE_DEFAULT),
 });

@@ -417,9 +417,9 @@ export class LibraryService {
 
   // ------------------------------------------------------------------ reads
 
-  async list(userId: string, q: { kind?: MediaKind; cursor?: string; limit: number }): Promise<LibraryPage> {
+  async list(userId: string, q: { kind?: MediaKind; generated?: boolean; cursor?: string; limit: number }): Promise<LibraryPage> {
     const after = q.cursor ? decodeCursor(q.cursor) : undefined;
-    const rows = await repo.listItems(this.db, userId, q.kind, q.limit + 1, after);
+    const rows = await repo.listItems(this.db, userId, q.kind, q.limit + 1, after, q.generated);
     const page = rows.slice(0, q.limit);
     const last = page[page.length - 1];
     return {

@@ -32,6 +32,7 @@ export interface JobEvent {
   progress_stage: string | null;
   progress_fraction: number;
   error?: string | null;
+  library_item_id?: string | null;
 }
 
 /** Checked after validation, before any charge (e.g. the local editor's command language). */
@@ -352,6 +353,7 @@ export class ToolsService {
         progress_stage: job.progress_stage,
         progress_fraction: job.progress_fraction,
         error: job.error,
+        library_item_id: job.library_item_id,
       } satisfies JobEvent)
       .catch(() => {});
   }

@@ -25,7 +25,11 @@ export class UrlSigner {
 
   /** Path and query of a signed link (relative to the app's origin). */
   sign(key: string, expiresInSeconds: number, downloadName?: string, now = Date.now()): string {
-    const exp = Math.floor(now / 1000) + Math.max(1, Math.floor(expiresInSeconds));
+    // Expiry rounded up to a quarter of the lifetime: the same file gets the
+    // same link for a while, so browsers can cache thumbnails across requests.
+    const ttl = Math.max(1, Math.floor(expiresInSeconds));
+    const bucket = Math.max(1, Math.floor(ttl / 4));
+    const exp = Math.ceil((Math.floor(now / 1000) + ttl) / bucket) * bucket;
     const q = new URLSearchParams({ exp: String(exp), sig: this.mac(key, exp, downloadName ?? '').toString('base64url') });
     if (downloadName) q.set('dn', downloadName);
     return `${FILES_ROUTE_PREFIX}${key}?${q.toString()}`;
