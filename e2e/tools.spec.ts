@@ -67,6 +67,8 @@ function png(width: number, height: number, color: (x: number, y: number) => [nu
 
 /** 96x64, a smooth colourful gradient (something for the upscaler to work on). */
 const SMALL_PNG = png(96, 64, (x, y) => [(x * 5) % 256, (y * 7) % 256, 128 + ((x + y) % 64)]);
+/** 224x160: big enough that the run lasts a few seconds, so its progress can be watched even on an idle machine. */
+const MEDIUM_PNG = png(224, 160, (x, y) => [(x * 3) % 256, (y * 5) % 256, 128 + ((x + y) % 96)]);
 /** 120x80: red left half, blue right half. */
 const RED_BLUE_PNG = png(120, 80, (x) => (x < 60 ? [220, 30, 30] : [30, 30, 220]));
 
@@ -154,7 +156,7 @@ test('(a) a paid upscale: live progress, before/after, keyboard slider, download
   await expect(balance(page)).toHaveText('10');
   await expect(page.getByRole('heading', { name: 'AI Image Upscaler' })).toBeVisible();
 
-  await uploadImage(page, 'small.png', SMALL_PNG);
+  await uploadImage(page, 'medium.png', MEDIUM_PNG);
   await expect(runButton(page)).toBeEnabled();
   await expect(runButton(page)).toContainText('Upscale');
   await expect(runButton(page)).toContainText('2 ENERGY');
@@ -204,8 +206,8 @@ test('(a) a paid upscale: live progress, before/after, keyboard slider, download
   await expect(result).toBeVisible({ timeout: 90_000 });
   await expect(box).toBeHidden();
   const resultImage = result.getByTestId('result-image');
-  await expect.poll(() => resultImage.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(192);
-  expect(await resultImage.evaluate((img: HTMLImageElement) => img.naturalHeight)).toBe(128);
+  await expect.poll(() => resultImage.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(448);
+  expect(await resultImage.evaluate((img: HTMLImageElement) => img.naturalHeight)).toBe(320);
   await expect(result).toContainText('Scale');
   await expect(result).toContainText('2x');
   await expect(result.getByRole('button', { name: 'New Upscale' })).toBeVisible();
