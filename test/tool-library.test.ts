@@ -113,3 +113,31 @@ describe('tool results in the library', () => {
     expect((await t.app.inject({ method: 'POST', url: `/api/library/${failedId}/retry`, headers: other.headers })).statusCode).toBe(404);
   });
 });
+
+describe('deleting a video that is still generating', () => {
+  it('stops its run and refunds it; nothing comes back', async () => {
+    provider.behaviour.delayMs = 3_000;
+    try {
+      const input = await uploadPng();
+      const before = (await t.app.inject({ url: '/api/me', headers: user.headers })).json().energy_balance;
+      const run = t.app.inject({ method: 'POST', url: '/functions/v1/fal-image-to-video', headers: user.headers, payload: { image_url: input.id, prompt: 'zoom out' } });
+      let pending: { id: string; job_id: string } | undefined;
+      for (let i = 0; i < 60 && !pending; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        const list = (await t.app.inject({ url: '/api/library?kind=video', headers: user.headers })).json();
+        pending = list.items.find((v: { status: string; prompt: string }) => v.status === 'pending' && v.prompt === 'zoom out');
+      }
+      expect(pending).toBeTruthy();
+      expect((await t.app.inject({ method: 'DELETE', url: `/api/library/${pending!.id}`, headers: user.headers })).statusCode).toBe(200);
+      const res = await run;
+      expect(res.statusCode).toBe(422);
+      expect(res.json().status).toBe('canceled');
+      await new Promise((r) => setTimeout(r, 3_500));
+      const list = (await t.app.inject({ url: '/api/library?kind=video', headers: user.headers })).json();
+      expect(list.items.find((v: { job_id: string }) => v.job_id === pending!.job_id)).toBeUndefined();
+      expect((await t.app.inject({ url: '/api/me', headers: user.headers })).json().energy_balance).toBe(before);
+    } finally {
+      provider.behaviour.delayMs = 100;
+    }
+  });
+});

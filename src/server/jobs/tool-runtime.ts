@@ -44,6 +44,9 @@ export async function startToolRuntime(ctx: AppContext, opts: ToolRuntimeOptions
   );
   // The library's retry of a pending or failed video runs the tool again.
   ctx.services.library.setRetryHandler(({ userId, item }) => tools.retryLibraryItem(userId, item));
+  ctx.services.library.setPendingDeleteHandler(async ({ userId, jobId }) => {
+    await tools.cancel(userId, jobId).catch(() => {}); // already ended: nothing to stop
+  });
   let sweeper: NodeJS.Timeout | undefined;
   if (opts.runWorkers) {
     await startToolWorkers({
@@ -67,6 +70,7 @@ export async function startToolRuntime(ctx: AppContext, opts: ToolRuntimeOptions
     async stop() {
       if (sweeper) clearInterval(sweeper);
       ctx.services.library.setRetryHandler(null);
+      ctx.services.library.setPendingDeleteHandler(null);
       await queue.stop();
     },
   };

@@ -135,9 +135,9 @@ export function listItems(
 
 /** Deletes the owner's item; its storage keys, so the caller can remove the files. */
 export function deleteItem(db: Queryable, userId: string, id: string) {
-  return one<Pick<LibraryRow, 'storage_path' | 'thumbnail_path'>>(
+  return one<Pick<LibraryRow, 'storage_path' | 'thumbnail_path' | 'status' | 'job_id'>>(
     db,
-    'DELETE FROM uploaded_images WHERE id = $1 AND user_id = $2 RETURNING storage_path, thumbnail_path',
+    'DELETE FROM uploaded_images WHERE id = $1 AND user_id = $2 RETURNING storage_path, thumbnail_path, status, job_id',
     [id, userId],
   );
 }

@@ -452,13 +452,29 @@ export class LibraryService {
     return c;
   }
 
-  /** Deletes the row first (nothing can point at a missing file), then its file and thumbnail. */
+  /**
+   * Deletes the row first (nothing can point at a missing file), then its
+   * file and thumbnail. Deleting a video that is still generating also stops
+   * its run (refunded), so it does not come back when the run ends.
+   */
   async delete(userId: string, id: string): Promise<void> {
     if (!UUID_RE.test(id)) throw new AppError('not_found', 'Not found');
     const gone = await repo.deleteItem(this.db, userId, id);
     if (!gone) throw new AppError('not_found', 'Not found');
+    if (gone.status === 'pending' && gone.job_id && this.pendingDeleteHandler) {
+      await this.pendingDeleteHandler({ userId, jobId: gone.job_id }).catch((err) =>
+        this.log.warn({ err, jobId: gone.job_id }, 'library: stopping the run of a deleted pending item failed'),
+      );
+    }
     await this.removeStored(gone.storage_path, gone.thumbnail_path);
   }
+
+  /** The tool runtime stops the run behind a pending item that is deleted. */
+  setPendingDeleteHandler(handler: ((req: { userId: string; jobId: string }) => Promise<void>) | null): void {
+    this.pendingDeleteHandler = handler;
+  }
+
+  private pendingDeleteHandler: ((req: { userId: string; jobId: string }) => Promise<void>) | null = null;
 
   async retry(userId: string, id: string): Promise<LibraryItem> {
     const row = await this.mustFind(userId, id);
