@@ -6,17 +6,27 @@
  * correct bicubic / Lanczos3 baselines, sharp's own resize (shifted when
  * enlarging, for reference) and every local ESRGAN model, and print PSNR /
  * SSIM on luma, seconds per output megapixel, and model/baseline ratios.
+ * Every model also with iterative back-projection (`backproject.ts`, the
+ * provider's default post-process: "+ IBP" rows), and bicubic + IBP for
+ * reference. A summary compares the DEFAULT path (the model the provider
+ * picks for a 512x512 photo) with and without IBP against aligned Lanczos3.
  * Then time 2x of a 512x512 image through the provider (target < 10 s).
  *
  * Env: BENCH_SIZE (HR side, default 256), BENCH_SCENES (default 6),
- * BENCH_MODELS (default 'slim,medium,thick'), BENCH_OUT (dir for sample PNGs).
+ * BENCH_MODELS (default 'slim,medium,thick'), BENCH_OUT (dir for sample PNGs),
+ * BENCH_DEGRADE (how the low-res input is made: 'bicubic' (default, our
+ * aligned antialiased bicubic = IBP's own degradation model), 'sharp'
+ * (sharp's lanczos3 shrink) or 'box' (area average): the last two check IBP
+ * when the degradation does not match), BENCH_RESTORE=0 skips the restore timings.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { BACK_PROJECTION_ITERATIONS, backProject } from '../../src/server/providers/ai/local/backproject.js';
 import { createLocalAiProvider } from '../../src/server/providers/ai/local/index.js';
 import type { EsrganSize, ModelScale } from '../../src/server/providers/ai/local/models.js';
+import { pickEsrgan } from '../../src/server/providers/ai/local/models.js';
 import { TfWorkerPool } from '../../src/server/providers/ai/local/pool.js';
 import type { RawImage } from '../../src/server/providers/ai/local/resample.js';
 import { resize } from '../../src/server/providers/ai/local/resample.js';
@@ -28,7 +38,38 @@ const SIZE = Number(process.env.BENCH_SIZE ?? 256);
 const NSCENES = Math.min(SCENE_NAMES.length, Number(process.env.BENCH_SCENES ?? SCENE_NAMES.length));
 const MODELS = (process.env.BENCH_MODELS ?? 'slim,medium,thick').split(',') as EsrganSize[];
 const OUT = process.env.BENCH_OUT;
+const DEGRADE = process.env.BENCH_DEGRADE ?? 'bicubic';
+const RESTORE = process.env.BENCH_RESTORE !== '0';
 const WORKERS = 2;
+/** The provider's default budget (index.ts) and the reference photo of the product target. */
+const DEFAULT_BUDGET = 45;
+const DEFAULT_FOR = 512 * 512;
+
+function boxShrink(img: RawImage, s: number): RawImage {
+  const w = img.width / s;
+  const h = img.height / s;
+  const out = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++)
+      for (let c = 0; c < 3; c++) {
+        let a = 0;
+        for (let j = 0; j < s; j++) for (let i = 0; i < s; i++) a += img.data[((y * s + j) * img.width + x * s + i) * 3 + c];
+        out[(y * w + x) * 3 + c] = Math.round(a / (s * s));
+      }
+  return { data: out, width: w, height: h, channels: 3 };
+}
+
+async function degrade(ref: RawImage, s: number): Promise<RawImage> {
+  if (DEGRADE === 'box') return boxShrink(ref, s);
+  if (DEGRADE === 'sharp') {
+    const { data, info } = await sharp(ref.data, { raw: { width: ref.width, height: ref.height, channels: 3 } })
+      .resize(ref.width / s, ref.height / s, { fit: 'fill', kernel: 'lanczos3' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { data: new Uint8Array(data), width: info.width, height: info.height, channels: 3 };
+  }
+  return resize(ref, ref.width / s, ref.height / s, 'bicubic');
+}
 
 async function sharpResize(img: RawImage, w: number, h: number): Promise<RawImage> {
   const { data, info } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } })
@@ -56,7 +97,9 @@ async function main() {
   if (OUT) mkdirSync(OUT, { recursive: true });
 
   console.log(`load average at start: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
-  console.log(`Upscaler benchmark: ${NSCENES} procedural photos ${SIZE}x${SIZE}, ${WORKERS} workers (tfjs wasm), models: ${MODELS.join(', ')}`);
+  console.log(
+    `Upscaler benchmark: ${NSCENES} procedural photos ${SIZE}x${SIZE}, low-res input by ${DEGRADE} shrink, ${WORKERS} workers (tfjs wasm), models: ${MODELS.join(', ')}, IBP ${BACK_PROJECTION_ITERATIONS} iterations`,
+  );
   const results: Record<string, Record<number, Row>> = {};
   const add = (method: string, s: number, ref: RawImage, out: RawImage, seconds: number, inPx: number) => {
     const r = ((results[method] ??= {})[s] ??= { psnr: [], ssim: [], seconds: 0, outPixels: 0, inPixels: 0 });
@@ -72,7 +115,7 @@ async function main() {
       const ref = hr[k];
       const lw = ref.width / s;
       const lh = ref.height / s;
-      const lr = resize(ref, lw, lh, 'bicubic');
+      const lr = await degrade(ref, s);
       let t = performance.now();
       const bic = resize(lr, ref.width, ref.height, 'bicubic');
       add('bicubic (aligned)', s, ref, bic, (performance.now() - t) / 1000, lw * lh);
@@ -80,6 +123,9 @@ async function main() {
       add('lanczos3 (aligned)', s, ref, resize(lr, ref.width, ref.height, 'lanczos3'), (performance.now() - t) / 1000, lw * lh);
       t = performance.now();
       add('sharp lanczos3 (shifted)', s, ref, await sharpResize(lr, ref.width, ref.height), (performance.now() - t) / 1000, lw * lh);
+      t = performance.now();
+      const bicIbp = await backProject(lr, resize(lr, ref.width, ref.height, 'bicubic'));
+      add('bicubic + IBP', s, ref, bicIbp, (performance.now() - t) / 1000, lw * lh);
       if (OUT) {
         await sharp(ref.data, { raw: { width: ref.width, height: ref.height, channels: 3 } }).png().toFile(join(OUT, `${SCENE_NAMES[k]}-hr.png`));
         await sharp(bic.data, { raw: { width: ref.width, height: ref.height, channels: 3 } }).png().toFile(join(OUT, `${SCENE_NAMES[k]}-x${s}-bicubic.png`));
@@ -88,21 +134,35 @@ async function main() {
         t = performance.now();
         const c0 = process.cpuUsage();
         const up = await esrganPass(lr, { pool, model: m, scale: s });
-        add(`esrgan-${m}`, s, ref, up, (performance.now() - t) / 1000, lw * lh);
+        const modelSeconds = (performance.now() - t) / 1000;
+        add(`esrgan-${m}`, s, ref, up, modelSeconds, lw * lh);
         const c = process.cpuUsage(c0);
         results[`esrgan-${m}`][s].cpu = (results[`esrgan-${m}`][s].cpu ?? 0) + (c.user + c.system) / 1e6;
-        if (OUT) await sharp(up.data, { raw: { width: up.width, height: up.height, channels: 3 } }).png().toFile(join(OUT, `${SCENE_NAMES[k]}-x${s}-${m}.png`));
+        t = performance.now();
+        const c1 = process.cpuUsage();
+        const bp = await backProject(lr, up);
+        add(`esrgan-${m} + IBP`, s, ref, bp, modelSeconds + (performance.now() - t) / 1000, lw * lh);
+        const cb = process.cpuUsage(c1);
+        results[`esrgan-${m} + IBP`][s].cpu = (results[`esrgan-${m} + IBP`][s].cpu ?? 0) + (c.user + c.system + cb.user + cb.system) / 1e6;
+        if (OUT) {
+          await sharp(up.data, { raw: { width: up.width, height: up.height, channels: 3 } }).png().toFile(join(OUT, `${SCENE_NAMES[k]}-x${s}-${m}.png`));
+          await sharp(bp.data, { raw: { width: bp.width, height: bp.height, channels: 3 } }).png().toFile(join(OUT, `${SCENE_NAMES[k]}-x${s}-${m}-ibp.png`));
+        }
       }
     }
   }
 
   const mean = (a: number[]) => a.reduce((p, c) => p + c, 0) / a.length;
   const base = results['bicubic (aligned)'];
+  const lan = results['lanczos3 (aligned)'];
   const pad = (v: string, n: number) => v.padEnd(n);
+  const signed = (v: number) => `${v >= 0 ? '+' : ''}${v.toFixed(2)}`;
   console.log('');
   console.log(
     pad('method', 26) +
-      [2, 4].map((s) => pad(`x${s} PSNR-Y`, 11) + pad('SSIM-Y', 8) + pad('dB vs bic', 10) + pad('SSIM/bic', 9) + pad('s/out-MP', 10) + pad('cpu-s/in-MP', 12)).join('| '),
+      [2, 4]
+        .map((s) => pad(`x${s} PSNR-Y`, 11) + pad('SSIM-Y', 8) + pad('dB vs bic', 10) + pad('SSIM/bic', 9) + pad('dB vs lan', 10) + pad('s/out-MP', 10) + pad('cpu-s/in-MP', 12))
+        .join('| '),
   );
   for (const [method, byScale] of Object.entries(results)) {
     const cells = [2, 4].map((s) => {
@@ -117,6 +177,7 @@ async function main() {
         pad(q.toFixed(4), 8) +
         pad(`${p - mean(b.psnr) >= 0 ? '+' : ''}${(p - mean(b.psnr)).toFixed(2)}`, 10) +
         pad((q / mean(b.ssim)).toFixed(4), 9) +
+        pad(signed(p - mean(lan[s].psnr)), 10) +
         pad(perOut.toFixed(perOut < 0.1 ? 3 : 2), 10) +
         pad(Number.isNaN(perInWorker) ? '-' : perInWorker.toFixed(0), 12)
       );
@@ -124,6 +185,28 @@ async function main() {
     console.log(pad(method, 26) + cells.join('| '));
   }
   console.log('(s/out-MP: wall seconds per output megapixel with 2 workers; cpu-s/in-MP: CPU seconds per input megapixel, i.e. one worker on an idle core: the unit of models.ts ESRGAN_COST)');
+
+  // The default path: the model the provider picks for a 512x512 photo, with and without IBP, vs aligned Lanczos3.
+  console.log(`\nDefault path (model picked for a 512x512 photo, ${DEFAULT_BUDGET} s budget, ${WORKERS} workers) vs aligned lanczos3:`);
+  for (const s of [2, 4] as ModelScale[]) {
+    const m = pickEsrgan(DEFAULT_FOR, s, DEFAULT_BUDGET, WORKERS);
+    const lp = mean(lan[s].psnr);
+    const lq = mean(lan[s].ssim);
+    for (const label of [`esrgan-${m}`, `esrgan-${m} + IBP`]) {
+      const r = results[label]?.[s];
+      if (!r) {
+        console.log(`  x${s} ${label}: not measured (BENCH_MODELS)`);
+        continue;
+      }
+      const p = mean(r.psnr);
+      const q = mean(r.ssim);
+      const wins = r.psnr.filter((v, i) => v > lan[s].psnr[i]).length;
+      console.log(
+        `  x${s} ${pad(label, 20)} PSNR-Y ${p.toFixed(2)} (${signed(p - lp)} dB vs lanczos3 ${lp.toFixed(2)}, ratio ${(p / lp).toFixed(4)}), ` +
+          `SSIM-Y ${q.toFixed(4)} (ratio ${(q / lq).toFixed(4)} vs ${lq.toFixed(4)}), above lanczos3 on ${wins}/${r.psnr.length} photos -> ${p > lp ? 'ABOVE' : 'BELOW'} lanczos3`,
+      );
+    }
+  }
   await pool.close();
 
   // 2x of a 512x512 photo through the provider (decode, tiles, blend, encode).
@@ -133,8 +216,13 @@ async function main() {
     const path = join(dir, 'in.png');
     await sharp(big.data, { raw: { width: 512, height: 512, channels: 3 } }).png().toFile(path);
     console.log('\n2x of a 512x512 image through createLocalAiProvider().upscaleImage (target < 10 s):');
-    for (const forced of [undefined, 'slim', 'medium'] as Array<EsrganSize | undefined>) {
-      const ai = createLocalAiProvider({ threads: WORKERS, upscaleModel: forced });
+    for (const [forced, ibp] of [
+      [undefined, undefined],
+      [undefined, 0],
+      ['slim', undefined],
+      ['medium', undefined],
+    ] as Array<[EsrganSize | undefined, number | undefined]>) {
+      const ai = createLocalAiProvider({ threads: WORKERS, upscaleModel: forced, backProjectionIterations: ibp });
       await ai.pool.warmup();
       const t = performance.now();
       const c0 = process.cpuUsage();
@@ -144,11 +232,12 @@ async function main() {
       );
       const c = process.cpuUsage(c0);
       console.log(
-        `  ${forced ? `forced ${forced}` : 'default choice'}: ${((performance.now() - t) / 1000).toFixed(2)} s wall, ${((c.user + c.system) / 1e6).toFixed(1)} cpu-s -> ${out.width}x${out.height}, model '${out.model}'`,
+        `  ${forced ? `forced ${forced}` : 'default choice'}${ibp === 0 ? ', IBP off' : ''}: ${((performance.now() - t) / 1000).toFixed(2)} s wall, ${((c.user + c.system) / 1e6).toFixed(1)} cpu-s -> ${out.width}x${out.height}, model '${out.model}'`,
       );
       await ai.close();
     }
     // Restore (MAXIM + SR) on typical inputs, fresh workers (cold) then warm.
+    if (!RESTORE) return;
     console.log('\nRestore through createLocalAiProvider().restoreImage (spec estimate 30-60 s):');
     const noisy = await scene(1, 512, 384);
     for (let i = 0; i < noisy.data.length; i++) noisy.data[i] = Math.max(0, Math.min(255, noisy.data[i] + Math.round((Math.random() - 0.5) * 40)));
@@ -177,8 +266,8 @@ async function main() {
     await ai.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    console.log(`\nload average at end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
   }
-  console.log(`\nload average at end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 }
 
 main().catch((e) => {

@@ -36,6 +36,8 @@ export interface LocalAiProviderOptions {
   threads?: number;
   /** Force one ESRGAN size for the image upscaler (default: picked by the time budget). */
   upscaleModel?: EsrganSize;
+  /** Back-projection iterations after the ESRGAN pass of upscale and restore (default 3; 0 = off). */
+  backProjectionIterations?: number;
   /** Seconds the image upscaler aims for when picking a model (default 45; spec: 30-60 s). */
   upscaleBudgetSeconds?: number;
   /** Seconds the super-resolution stage of restore may take (default 20). */
@@ -59,8 +61,8 @@ export function createLocalAiProvider(opts: LocalAiProviderOptions = {}): LocalA
   return {
     name: 'local',
     pool,
-    upscaleImage: (input, ctx) => upscaleImage(input, ctx, { pool, forcedModel: opts.upscaleModel, budgetSeconds: upscaleBudget }),
-    restoreImage: (input, ctx) => restoreImage(input, ctx, { pool, srBudgetSeconds: opts.restoreSrBudgetSeconds ?? 20 }),
+    upscaleImage: (input, ctx) => upscaleImage(input, ctx, { pool, forcedModel: opts.upscaleModel, budgetSeconds: upscaleBudget, backProjection: opts.backProjectionIterations }),
+    restoreImage: (input, ctx) => restoreImage(input, ctx, { pool, srBudgetSeconds: opts.restoreSrBudgetSeconds ?? 20, backProjection: opts.backProjectionIterations }),
     editImage: (input, ctx) => editImage(input, ctx),
     imageToVideo: (input, ctx) => imageToVideo(input, ctx),
     upscaleVideo: (input, ctx) => upscaleVideo(input, ctx, { pool, aiBudgetSeconds: opts.videoAiBudgetSeconds ?? 240, model: opts.videoUpscaleModel }),

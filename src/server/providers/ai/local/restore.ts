@@ -109,6 +109,8 @@ export interface RestoreDeps {
   pool: TfWorkerPool;
   /** Seconds the super-resolution stage may take (picks the ESRGAN model). */
   srBudgetSeconds: number;
+  /** Back-projection iterations after the ESRGAN pass (default BACK_PROJECTION_ITERATIONS; 0 = off). */
+  backProjection?: number;
 }
 
 export async function restoreImage(input: RestoreImageInput, ctx: RunContext, deps: RestoreDeps): Promise<MediaOutput> {
@@ -151,6 +153,7 @@ export async function restoreImage(input: RestoreImageInput, ctx: RunContext, de
   let srModel: EsrganSize | null = null;
   let result: RawImage = restored;
   let srScale: number = 1;
+  let backProjected = false;
   if (outW !== restored.width || outH !== restored.height) {
     if (srNeeded) {
       const ms = modelScaleFor(Math.max(outW / restored.width, outH / restored.height));
@@ -164,10 +167,12 @@ export async function restoreImage(input: RestoreImageInput, ctx: RunContext, de
       model: srModel ?? 'slim',
       signal: ctx.signal,
       group,
+      backProjection: deps.backProjection,
       onTile: (d, t) => ctx.onProgress({ stage: `Super-resolution tile ${d} of ${t}`, fraction: 0.74 + 0.2 * (d / t) }),
     });
     result = sr.image;
     srScale = sr.scale;
+    backProjected = sr.backProjected;
   }
   throwIfAborted(ctx.signal);
   ctx.onProgress({ stage: 'Saving', fraction: 0.96 });
@@ -176,6 +181,6 @@ export async function restoreImage(input: RestoreImageInput, ctx: RunContext, de
   ctx.onProgress({ stage: 'Done', fraction: 1 });
   const parts: string[] = [maxim];
   if (shrunk) parts[0] += ` at ${work.width}x${work.height}`;
-  if (srModel && srScale !== 1) parts.push(`esrgan-${srModel} x${srScale}`);
+  if (srModel && srScale !== 1) parts.push(`esrgan-${srModel} x${srScale}${backProjected ? ' + back-projection' : ''}`);
   return { ...out, model: `${parts.join(' + ')} (local)` };
 }

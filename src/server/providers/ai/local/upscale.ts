@@ -1,6 +1,7 @@
-/** Image upscaler: tiled ESRGAN on the worker pool, any integer scale 2..8. */
+/** Image upscaler: tiled ESRGAN on the worker pool + back-projection onto the input, any integer scale 2..8. */
 import type { MediaOutput, RunContext, UpscaleImageInput } from '../ai-provider.js';
 import { ProviderError } from '../ai-provider.js';
+import { BACK_PROJECTION_ITERATIONS, backProject } from './backproject.js';
 import { decodeImage, encodeImage, imageSize, outputTypeFor, resizeAlpha, resizeRgb } from './image-io.js';
 import type { EsrganSize, ModelScale } from './models.js';
 import { modelScaleFor, pickEsrgan } from './models.js';
@@ -37,29 +38,43 @@ export function esrganPass(src: RawImage, o: EsrganPassOptions): Promise<RawImag
   });
 }
 
+export interface SuperResolveOptions extends Omit<EsrganPassOptions, 'scale'> {
+  /**
+   * Iterative back-projection of the model output onto the input
+   * (`backproject.ts`): iterations, 0 = off. Default BACK_PROJECTION_ITERATIONS.
+   */
+  backProjection?: number;
+}
+
 /**
  * Upscales `src` to exactly outW x outH with one model pass (x2/x3/x4/x8,
- * the smallest >= the needed factor) and a final resize: a shrink from the
- * overshoot (sharp, correct) or, past x8, our pixel-centre-aligned Lanczos.
+ * the smallest >= the needed factor), back-projection onto `src` at the
+ * model's scale, and a final resize: a shrink from the overshoot (sharp,
+ * correct) or, past x8, our pixel-centre-aligned Lanczos.
  */
 export async function superResolve(
   src: RawImage,
   outW: number,
   outH: number,
-  o: Omit<EsrganPassOptions, 'scale'>,
-): Promise<{ image: RawImage; scale: ModelScale | 1 }> {
+  o: SuperResolveOptions,
+): Promise<{ image: RawImage; scale: ModelScale | 1; backProjected: boolean }> {
   const factor = Math.max(outW / src.width, outH / src.height);
-  if (factor <= 1.0001) return { image: await resizeRgb(src, outW, outH), scale: 1 };
+  if (factor <= 1.0001) return { image: await resizeRgb(src, outW, outH), scale: 1, backProjected: false };
   const scale = modelScaleFor(factor);
-  const up = await esrganPass(src, { ...o, scale });
+  let up = await esrganPass(src, { ...o, scale });
   throwIfAborted(o.signal);
-  return { image: await resizeRgb(up, outW, outH), scale };
+  const iterations = o.backProjection ?? BACK_PROJECTION_ITERATIONS;
+  if (iterations > 0) up = await backProject(src, up, { iterations, signal: o.signal });
+  throwIfAborted(o.signal);
+  return { image: await resizeRgb(up, outW, outH), scale, backProjected: iterations > 0 };
 }
 
 export interface UpscaleDeps {
   pool: TfWorkerPool;
   forcedModel?: EsrganSize;
   budgetSeconds: number;
+  /** Back-projection iterations (default BACK_PROJECTION_ITERATIONS; 0 = off). */
+  backProjection?: number;
 }
 
 export async function upscaleImage(input: UpscaleImageInput, ctx: RunContext, deps: UpscaleDeps): Promise<MediaOutput> {
@@ -83,18 +98,23 @@ export async function upscaleImage(input: UpscaleImageInput, ctx: RunContext, de
   const model = deps.forcedModel ?? pickEsrgan(w * h, ms, deps.budgetSeconds, deps.pool.size);
   const group = {};
   ctx.onProgress({ stage: `Upscaling with esrgan-${model}`, fraction: 0.05 });
-  const { image } = await superResolve(img.rgb, w * scale, h * scale, {
+  const { image, backProjected } = await superResolve(img.rgb, w * scale, h * scale, {
     pool: deps.pool,
     model,
     signal: ctx.signal,
     group,
-    onTile: (d, t) => ctx.onProgress({ stage: `Upscaling tile ${d} of ${t}`, fraction: 0.05 + 0.88 * (d / t) }),
+    backProjection: deps.backProjection,
+    onTile: (d, t) => {
+      ctx.onProgress({ stage: `Upscaling tile ${d} of ${t}`, fraction: 0.05 + 0.86 * (d / t) });
+      if (d === t && (deps.backProjection ?? BACK_PROJECTION_ITERATIONS) > 0) ctx.onProgress({ stage: 'Back-projection', fraction: 0.92 });
+    },
   });
   throwIfAborted(ctx.signal);
   ctx.onProgress({ stage: 'Saving', fraction: 0.95 });
   const alpha = img.alpha ? resizeAlpha(img.alpha, w, h, image.width, image.height) : null;
   const out = await encodeImage(image, alpha, outputTypeFor(img.format, !!alpha), ctx.workDir, 'upscaled');
   ctx.onProgress({ stage: 'Done', fraction: 1 });
-  const via = ms === scale ? `x${ms}` : `x${ms} + resize to x${scale}`;
+  const bp = backProjected ? ' + back-projection' : '';
+  const via = ms === scale ? `x${ms}${bp}` : `x${ms}${bp} + resize to x${scale}`;
   return { ...out, model: `esrgan-${model} ${via} (local)` };
 }
