@@ -125,7 +125,9 @@ export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps): Pro
       log.warn({ err, jobId: job.id, attempt: job.attempts }, 'tool run failed; will retry');
       throw err;
     }
-    log.warn({ err, jobId: job.id }, 'tool run failed');
+    // A refused input or a model's own refusal is the user's to fix: no stack trace needed.
+    if (err instanceof ProviderError) log.info({ jobId: job.id, reason: err.message }, 'tool run failed');
+    else log.warn({ err, jobId: job.id }, 'tool run failed');
     await tools.settleFailure(job.id, 'failed', err instanceof ProviderError ? err.message : tool.failure);
   } finally {
     clearTimeout(deadline);
