@@ -4,13 +4,12 @@ import { PROMPT_MAX, toolValidationError } from '../../../../shared/tools.js';
 // The local editor's own parser (pure, no Node APIs): the form shows what it will do before anything is charged.
 import { parseEditCommands, validateEditPrompt } from '../../../../shared/edit-commands.js';
 import type { DashboardViewProps } from '../../dashboard/views';
-import { useToolAccess, useToolProvider } from '../shared/access';
+import { useToolProvider } from '../shared/access';
 import { AdvancedSettings, FieldHint, SwitchField } from '../shared/fields';
 import { ImageResult } from '../shared/results';
 import { SourceField, type SourceValue } from '../shared/SourceField';
 import { FormPanel, RunBar, ToolScreen } from '../shared/ToolScreen';
-import { useToolForm } from '../shared/useToolForm';
-import { useToolRun } from '../shared/useToolRun';
+import { useToolView } from '../shared/useToolView';
 
 const ENDPOINT = 'fal-image-editor';
 
@@ -48,11 +47,9 @@ function appendCommand(prompt: string, command: string): string {
 /** SPEC §2 AI Image Editor: image + description of the changes; Advanced: safety checker (default off). */
 export default function ImageEditorView({ openView }: DashboardViewProps) {
   const id = useId();
-  const run = useToolRun<EditorForm>(ENDPOINT);
-  const access = useToolAccess(ENDPOINT);
+  const { run, access, form, set, setForm, submitIfValid, startNew, running } = useToolView<EditorForm>(ENDPOINT, DEFAULTS);
   const provider = useToolProvider(ENDPOINT);
   const local = provider !== 'fal';
-  const { form, set, setForm, resetForm } = useToolForm(run, DEFAULTS);
 
   const body = { image_url: form.source?.ref ?? '', prompt: form.prompt, enable_safety_checker: form.safety };
   const parsed = useMemo(() => (local && form.prompt.trim() ? parseEditCommands(form.prompt) : null), [local, form.prompt]);
@@ -62,10 +59,7 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
   // While typing ('rot...'), wait for a pause before calling the description unclear.
   const shownCommandProblem = useDebounced(commandProblem, 700);
 
-  const submit = () => {
-    if (validation || !access.canAfford) return;
-    run.submit(body, form);
-  };
+  const submit = () => submitIfValid(body, validation);
 
   return (
     <ToolScreen
@@ -88,15 +82,12 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
             beforeFallback={form.source?.mediaUrl ?? form.source?.previewUrl}
             icon={Wand2}
             openView={openView}
-            onNew={() => {
-              run.reset();
-              resetForm();
-            }}
+            onNew={startNew}
           />
         )
       }
     >
-      <FormPanel onSubmit={submit} source={<SourceField kind="image" label="Image" value={form.source} onChange={(v) => set('source', v)} defaultTab="upload" disabled={run.phase === 'processing'} />}>
+      <FormPanel onSubmit={submit} source={<SourceField kind="image" label="Image" value={form.source} onChange={(v) => set('source', v)} defaultTab="upload" disabled={running} />}>
         <div>
           <label htmlFor={`${id}-prompt`} className="field-label">
             Describe what changes you want to make
@@ -163,7 +154,7 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
           access={access}
           validation={validation}
           hint={baseProblem ?? (commandProblem ? 'Describe the edit with the commands above.' : null)}
-          running={run.phase === 'processing'}
+          running={running}
           error={run.phase === 'error' ? run.error : null}
           refunded={run.refunded}
         />

@@ -10,14 +10,13 @@ import {
   toolValidationError,
 } from '../../../../shared/tools.js';
 import type { DashboardViewProps } from '../../dashboard/views';
-import { useToolAccess, useToolProvider } from '../shared/access';
+import { useToolProvider } from '../shared/access';
 import { AdvancedSettings, FieldHint, SeedField, SelectField, SliderField, SwitchField } from '../shared/fields';
 import { VideoResult } from '../shared/results';
 import { seedError, seedValue } from '../shared/seed';
 import { SourceField, type SourceValue } from '../shared/SourceField';
 import { FormPanel, RunBar, ToolScreen } from '../shared/ToolScreen';
-import { useToolForm } from '../shared/useToolForm';
-import { useToolRun } from '../shared/useToolRun';
+import { useToolView } from '../shared/useToolView';
 
 const ENDPOINT = 'fal-image-to-video';
 const MAX_LORAS = 3;
@@ -111,20 +110,15 @@ const newLora = (): LoraRow => ({ key: `lora-${Date.now().toString(36)}-${Math.r
 /** SPEC §2 AI Image to Video (powered by Wan v2.2 when fal runs it). */
 export default function ImageToVideoView({ openView }: DashboardViewProps) {
   const id = useId();
-  const run = useToolRun<VideoForm>(ENDPOINT);
-  const access = useToolAccess(ENDPOINT);
+  const { run, access, form, set, setForm, submitIfValid, startNew, running } = useToolView<VideoForm>(ENDPOINT, DEFAULTS);
   const provider = useToolProvider(ENDPOINT);
   const local = provider !== 'fal';
-  const { form, set, setForm, resetForm } = useToolForm(run, DEFAULTS);
 
   const body = toBody(form);
   const validation = toolValidationError(ENDPOINT, body);
   const seconds = estimatedVideoSeconds(form.numFrames, form.fps, form.interpolator);
 
-  const submit = () => {
-    if (validation || !access.canAfford) return;
-    run.submit(body, form);
-  };
+  const submit = () => submitIfValid(body, validation);
 
   const updateLora = (key: string, patch: Partial<LoraRow>) =>
     setForm((f) => ({ ...f, loras: f.loras.map((l) => (l.key === key ? { ...l, ...patch } : l)) }));
@@ -156,16 +150,13 @@ export default function ImageToVideoView({ openView }: DashboardViewProps) {
             result={run.result}
             videoField="video_url"
             openView={openView}
-            onNew={() => {
-              run.reset();
-              resetForm();
-            }}
+            onNew={startNew}
             onReuse={() => run.reset()}
           />
         )
       }
     >
-      <FormPanel onSubmit={submit} source={<SourceField kind="image" label="Image" value={form.source} onChange={(v) => set('source', v)} defaultTab="upload" disabled={run.phase === 'processing'} />}>
+      <FormPanel onSubmit={submit} source={<SourceField kind="image" label="Image" value={form.source} onChange={(v) => set('source', v)} defaultTab="upload" disabled={running} />}>
         <div>
           <label htmlFor={`${id}-prompt`} className="field-label">
             Describe the video animation you want
@@ -342,7 +333,7 @@ export default function ImageToVideoView({ openView }: DashboardViewProps) {
           icon={Clapperboard}
           access={access}
           validation={validation}
-          running={run.phase === 'processing'}
+          running={running}
           error={run.phase === 'error' ? run.error : null}
           refunded={run.refunded}
         />

@@ -1,13 +1,11 @@
 import { Sparkles } from 'lucide-react';
 import { RANGES, toolValidationError } from '../../../../shared/tools.js';
 import type { DashboardViewProps } from '../../dashboard/views';
-import { useToolAccess } from '../shared/access';
 import { AdvancedSettings, SeedField, SelectField, SliderField } from '../shared/fields';
 import { ImageResult } from '../shared/results';
 import { SourceField, type SourceValue } from '../shared/SourceField';
 import { FormPanel, RunBar, ToolScreen } from '../shared/ToolScreen';
-import { useToolForm } from '../shared/useToolForm';
-import { useToolRun } from '../shared/useToolRun';
+import { useToolView } from '../shared/useToolView';
 import { seedError, seedValue } from '../shared/seed';
 
 const ENDPOINT = 'fal-image-restore';
@@ -30,9 +28,7 @@ const BACKBONES = [
 
 /** SPEC §2 AI Image Restore: image; Advanced: upscaling 1-4 (step 0.5, default 2), backbone edsr/rdn, optional seed. */
 export default function RestoreView({ openView }: DashboardViewProps) {
-  const run = useToolRun<RestoreForm>(ENDPOINT);
-  const access = useToolAccess(ENDPOINT);
-  const { form, set, resetForm } = useToolForm(run, DEFAULTS);
+  const { run, access, form, set, submitIfValid, startNew, running } = useToolView<RestoreForm>(ENDPOINT, DEFAULTS);
 
   // SPEC §5: an empty seed is not sent.
   const body: Record<string, unknown> = { image_url: form.source?.ref ?? '', upscaling: form.upscaling, backbone: form.backbone };
@@ -40,10 +36,7 @@ export default function RestoreView({ openView }: DashboardViewProps) {
   const validation = toolValidationError(ENDPOINT, body);
   const seedProblem = seedError(form.seed);
 
-  const submit = () => {
-    if (validation || !access.canAfford) return;
-    run.submit(body, form);
-  };
+  const submit = () => submitIfValid(body, validation);
 
   return (
     <ToolScreen
@@ -62,15 +55,12 @@ export default function RestoreView({ openView }: DashboardViewProps) {
             beforeFallback={form.source?.mediaUrl ?? form.source?.previewUrl}
             icon={Sparkles}
             openView={openView}
-            onNew={() => {
-              run.reset();
-              resetForm();
-            }}
+            onNew={startNew}
           />
         )
       }
     >
-      <FormPanel onSubmit={submit} source={<SourceField kind="image" label="Image" value={form.source} onChange={(v) => set('source', v)} defaultTab="upload" disabled={run.phase === 'processing'} />}>
+      <FormPanel onSubmit={submit} source={<SourceField kind="image" label="Image" value={form.source} onChange={(v) => set('source', v)} defaultTab="upload" disabled={running} />}>
         <div className="rounded-xl border border-zinc-800 bg-zinc-950/40 px-4 py-3 text-sm text-zinc-400">
           Works best on scanned prints, low-light shots and heavily compressed images. The defaults suit most photos.
         </div>
@@ -92,7 +82,7 @@ export default function RestoreView({ openView }: DashboardViewProps) {
           icon={Sparkles}
           access={access}
           validation={validation}
-          running={run.phase === 'processing'}
+          running={running}
           error={run.phase === 'error' ? run.error : null}
           refunded={run.refunded}
         />

@@ -1,13 +1,11 @@
 import { ImageUpscale } from 'lucide-react';
 import { RANGES, toolValidationError } from '../../../../shared/tools.js';
 import type { DashboardViewProps } from '../../dashboard/views';
-import { useToolAccess } from '../shared/access';
 import { AdvancedSettings, SliderField } from '../shared/fields';
 import { ImageResult } from '../shared/results';
 import { SourceField, type SourceValue } from '../shared/SourceField';
 import { FormPanel, RunBar, ToolScreen } from '../shared/ToolScreen';
-import { useToolForm } from '../shared/useToolForm';
-import { useToolRun } from '../shared/useToolRun';
+import { useToolView } from '../shared/useToolView';
 
 const ENDPOINT = 'fal-upscaler';
 
@@ -25,17 +23,12 @@ const DEFAULTS: UpscalerForm = {
 
 /** SPEC §2 AI Image Upscaler: image, scale 2-8 (default 2); Advanced: steps 20-100 (display only). */
 export default function UpscalerView({ openView }: DashboardViewProps) {
-  const run = useToolRun<UpscalerForm>(ENDPOINT);
-  const access = useToolAccess(ENDPOINT);
-  const { form, set, resetForm } = useToolForm(run, DEFAULTS);
+  const { run, access, form, set, submitIfValid, startNew, running } = useToolView<UpscalerForm>(ENDPOINT, DEFAULTS);
 
   const body = { image_url: form.source?.ref ?? '', scale: form.scale };
   const validation = toolValidationError(ENDPOINT, body);
 
-  const submit = () => {
-    if (validation || !access.canAfford) return;
-    run.submit(body, form);
-  };
+  const submit = () => submitIfValid(body, validation);
 
   return (
     <ToolScreen
@@ -54,15 +47,12 @@ export default function UpscalerView({ openView }: DashboardViewProps) {
             beforeFallback={form.source?.mediaUrl ?? form.source?.previewUrl}
             icon={ImageUpscale}
             openView={openView}
-            onNew={() => {
-              run.reset();
-              resetForm();
-            }}
+            onNew={startNew}
           />
         )
       }
     >
-      <FormPanel onSubmit={submit} source={<SourceField kind="image" label="Image" value={form.source} onChange={(v) => set('source', v)} defaultTab="upload" disabled={run.phase === 'processing'} />}>
+      <FormPanel onSubmit={submit} source={<SourceField kind="image" label="Image" value={form.source} onChange={(v) => set('source', v)} defaultTab="upload" disabled={running} />}>
         <SliderField
           label="Scale"
           value={form.scale}
@@ -86,7 +76,7 @@ export default function UpscalerView({ openView }: DashboardViewProps) {
           icon={ImageUpscale}
           access={access}
           validation={validation}
-          running={run.phase === 'processing'}
+          running={running}
           error={run.phase === 'error' ? run.error : null}
           refunded={run.refunded}
         />

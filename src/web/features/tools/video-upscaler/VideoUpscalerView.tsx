@@ -1,13 +1,12 @@
 import { MonitorUp } from 'lucide-react';
 import { RANGES, toolValidationError } from '../../../../shared/tools.js';
 import type { DashboardViewProps } from '../../dashboard/views';
-import { useToolAccess, useToolProvider } from '../shared/access';
+import { useToolProvider } from '../shared/access';
 import { AdvancedSettings, SliderField } from '../shared/fields';
 import { VideoResult } from '../shared/results';
 import { SourceField, type SourceValue } from '../shared/SourceField';
 import { FormPanel, RunBar, ToolScreen } from '../shared/ToolScreen';
-import { useToolForm } from '../shared/useToolForm';
-import { useToolRun } from '../shared/useToolRun';
+import { useToolView } from '../shared/useToolView';
 
 const ENDPOINT = 'fal-video-upscaler';
 
@@ -20,18 +19,13 @@ const DEFAULTS: VideoUpscalerForm = { source: null, scale: RANGES.videoUpscaleSc
 
 /** SPEC §2 AI Video Upscaler: a video (tabs URL, Upload, Gallery; Gallery default), scale 1.5-4 (default 2). */
 export default function VideoUpscalerView({ openView }: DashboardViewProps) {
-  const run = useToolRun<VideoUpscalerForm>(ENDPOINT);
-  const access = useToolAccess(ENDPOINT);
+  const { run, access, form, set, submitIfValid, startNew, running } = useToolView<VideoUpscalerForm>(ENDPOINT, DEFAULTS);
   const local = useToolProvider(ENDPOINT) !== 'fal';
-  const { form, set, resetForm } = useToolForm(run, DEFAULTS);
 
   const body = { video_url: form.source?.ref ?? '', scale: form.scale };
   const validation = toolValidationError(ENDPOINT, body);
 
-  const submit = () => {
-    if (validation || !access.canAfford) return;
-    run.submit(body, form);
-  };
+  const submit = () => submitIfValid(body, validation);
 
   return (
     <ToolScreen
@@ -48,16 +42,13 @@ export default function VideoUpscalerView({ openView }: DashboardViewProps) {
             result={run.result}
             videoField="upscaled_url"
             openView={openView}
-            onNew={() => {
-              run.reset();
-              resetForm();
-            }}
+            onNew={startNew}
             onReuse={() => run.reset()}
           />
         )
       }
     >
-      <FormPanel onSubmit={submit} source={<SourceField kind="video" label="Video" value={form.source} onChange={(v) => set('source', v)} defaultTab="gallery" disabled={run.phase === 'processing'} />}>
+      <FormPanel onSubmit={submit} source={<SourceField kind="video" label="Video" value={form.source} onChange={(v) => set('source', v)} defaultTab="gallery" disabled={running} />}>
         <SliderField
           label="Scale"
           value={form.scale}
@@ -79,7 +70,7 @@ export default function VideoUpscalerView({ openView }: DashboardViewProps) {
           icon={MonitorUp}
           access={access}
           validation={validation}
-          running={run.phase === 'processing'}
+          running={running}
           error={run.phase === 'error' ? run.error : null}
           refunded={run.refunded}
         />
