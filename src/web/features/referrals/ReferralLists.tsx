@@ -167,6 +167,28 @@ function FilterInput({ label, value, onChange, placeholder, mono }: { label: str
 
 const STATUSES: InviteStatus[] = ['Active', 'Exhausted', 'Expired', 'Inactive'];
 
+/** One page of an admin list; empty filter values are not sent. */
+function useAdminPage<T>(path: string, queryKey: readonly unknown[], filter: Record<string, string>, offset: number) {
+  return useQuery({
+    queryKey,
+    queryFn: () => {
+      const p = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
+      for (const [name, value] of Object.entries(filter)) if (value) p.set(name, value);
+      return apiGet<Listed<T>>(`${path}?${p}`);
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
+function RefreshButton({ query, label }: { query: { refetch: () => unknown; isFetching: boolean }; label: string }) {
+  return (
+    <Button variant="ghost" size="sm" onClick={() => void query.refetch()} loading={query.isFetching} aria-label={label}>
+      {!query.isFetching && <RotateCw className="size-3.5" aria-hidden="true" />}
+      <span className="hidden sm:inline">Refresh</span>
+    </Button>
+  );
+}
+
 /** Admin: every invite on the platform, filtered by status, inviter e-mail and code; paged. */
 export function AdminInvites() {
   const statusId = useId();
@@ -177,17 +199,7 @@ export function AdminInvites() {
   const filter = { status, inviter: useDebounced(inviter.trim()), code: useDebounced(code.trim()) };
   useResetOnChange(`${filter.status}|${filter.inviter}|${filter.code}`, () => setOffset(0));
 
-  const q = useQuery({
-    queryKey: referralKeys.adminInvites({ ...filter, offset }),
-    queryFn: () => {
-      const p = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
-      if (filter.status) p.set('status', filter.status);
-      if (filter.inviter) p.set('inviter', filter.inviter);
-      if (filter.code) p.set('code', filter.code);
-      return apiGet<Listed<AdminInvite>>(`/api/admin/invites?${p}`);
-    },
-    placeholderData: keepPreviousData,
-  });
+  const q = useAdminPage<AdminInvite>('/api/admin/invites', referralKeys.adminInvites({ ...filter, offset }), filter, offset);
   const items = q.data?.items ?? [];
 
   return (
@@ -198,10 +210,7 @@ export function AdminInvites() {
       icon={Filter}
       bodyClassName=""
       actions={
-        <Button variant="ghost" size="sm" onClick={() => void q.refetch()} loading={q.isFetching} aria-label="Refresh all invite codes">
-          {!q.isFetching && <RotateCw className="size-3.5" aria-hidden="true" />}
-          <span className="hidden sm:inline">Refresh</span>
-        </Button>
+        <RefreshButton query={q} label="Refresh all invite codes" />
       }
     >
       <div className="flex flex-col gap-3 border-b border-zinc-800 p-4 sm:flex-row sm:items-end">
@@ -261,16 +270,7 @@ export function AdminReferrals() {
   const filter = { email: useDebounced(email.trim()), code: useDebounced(code.trim()) };
   useResetOnChange(`${filter.email}|${filter.code}`, () => setOffset(0));
 
-  const q = useQuery({
-    queryKey: referralKeys.adminReferrals({ ...filter, offset }),
-    queryFn: () => {
-      const p = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
-      if (filter.email) p.set('email', filter.email);
-      if (filter.code) p.set('code', filter.code);
-      return apiGet<Listed<AdminReferral>>(`/api/admin/referrals?${p}`);
-    },
-    placeholderData: keepPreviousData,
-  });
+  const q = useAdminPage<AdminReferral>('/api/admin/referrals', referralKeys.adminReferrals({ ...filter, offset }), filter, offset);
   const items = q.data?.items ?? [];
 
   return (
@@ -281,10 +281,7 @@ export function AdminReferrals() {
       icon={Users}
       bodyClassName=""
       actions={
-        <Button variant="ghost" size="sm" onClick={() => void q.refetch()} loading={q.isFetching} aria-label="Refresh all referrals">
-          {!q.isFetching && <RotateCw className="size-3.5" aria-hidden="true" />}
-          <span className="hidden sm:inline">Refresh</span>
-        </Button>
+        <RefreshButton query={q} label="Refresh all referrals" />
       }
     >
       <div className="flex flex-col gap-3 border-b border-zinc-800 p-4 sm:flex-row sm:items-end">
