@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
 
-const baseURL = process.env.E2E_BASE_URL || 'http://127.0.0.1:3100';
+const port = process.env.E2E_PORT || '3100';
+const baseURL = process.env.E2E_BASE_URL || `http://127.0.0.1:${port}`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -27,7 +28,7 @@ export default defineConfig({
     ? undefined
     : {
         command: 'node scripts/e2e-server.mjs',
-        url: 'http://127.0.0.1:3100/api/health',
+        url: `http://127.0.0.1:${port}/api/health`,
         reuseExistingServer: false,
         timeout: 120_000,
         stdout: 'pipe',

@@ -8,7 +8,7 @@ import { ADMIN_EMAIL, DEFAULT_PASSWORD, expectDashboard } from './helpers';
  */
 export const ADMIN = { name: 'Site Admin', email: ADMIN_EMAIL, password: DEFAULT_PASSWORD };
 
-const baseURL = () => process.env.E2E_BASE_URL || 'http://127.0.0.1:3100';
+const baseURL = () => process.env.E2E_BASE_URL || `http://127.0.0.1:${process.env.E2E_PORT || '3100'}`;
 
 /** An API client signed in as the admin (sign in, or sign up on first use). */
 export async function adminApi(): Promise<APIRequestContext> {

@@ -200,6 +200,9 @@ test('load and save errors use the spec words', async ({ page }) => {
   await page.unroute('**/api/plans?all=1');
   await toolsPanel.getByRole('button', { name: 'Try Again' }).click();
   await expect(page.getByTestId('tool-fal-upscaler')).toBeVisible();
+  // Only the tools users can run are priced here (the unused basic upscaler row is not).
+  await expect(page.getByTestId('tool-upscaler')).toHaveCount(0);
+  await expect(toolsPanel.locator('[data-testid^="tool-"]')).toHaveCount(5);
   await page.getByRole('region', { name: 'Energy plans' }).getByRole('button', { name: 'Try Again' }).click();
   await expect(page.getByTestId('plan-price_pixelrush_starter')).toBeVisible();
 

@@ -13,15 +13,17 @@ import {
 const SHOTS = 'test-results/screens';
 test.beforeAll(() => fs.mkdirSync(SHOTS, { recursive: true }));
 
-const VIEWS: Array<{ card: string; title: string }> = [
-  { card: 'Image Upscaler', title: 'AI Image Upscaler' },
-  { card: 'Image Editor', title: 'AI Image Editor' },
-  { card: 'Image Restore', title: 'AI Image Restore' },
-  { card: 'Image to Video', title: 'AI Image to Video' },
-  { card: 'Video Upscaler', title: 'AI Video Upscaler' },
-  { card: 'My Images', title: 'Your Images' },
-  { card: 'My Videos', title: 'Your Videos' },
+const VIEWS: Array<{ card: string; title: string; path: string }> = [
+  { card: 'Image Upscaler', title: 'AI Image Upscaler', path: '/dashboard/upscaler' },
+  { card: 'Image Editor', title: 'AI Image Editor', path: '/dashboard/editor' },
+  { card: 'Image Restore', title: 'AI Image Restore', path: '/dashboard/restore' },
+  { card: 'Image to Video', title: 'AI Image to Video', path: '/dashboard/image-to-video' },
+  { card: 'Video Upscaler', title: 'AI Video Upscaler', path: '/dashboard/video-upscaler' },
+  { card: 'My Images', title: 'Your Images', path: '/dashboard/images' },
+  { card: 'My Videos', title: 'Your Videos', path: '/dashboard/videos' },
 ];
+
+const urlOf = (path: string) => new RegExp(`${path.replace(/[/-]/g, '\\$&')}$`);
 
 test('landing page and register errors look right (desktop screenshots)', async ({ page }) => {
   await page.goto('/');
@@ -43,8 +45,8 @@ test('every card opens its view in place; Back to Tools and Escape return to the
     await page.getByRole('button', { name: v.card, exact: true }).click();
     await expect(page.getByRole('heading', { name: v.title })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'AI Tools', exact: true })).toHaveCount(0);
-    // In place: the address stays /dashboard.
-    await expect(page).toHaveURL(/\/dashboard$/);
+    // In place, with the view's own address.
+    await expect(page).toHaveURL(urlOf(v.path));
     await page.getByRole('button', { name: 'Back to Tools' }).click();
     await expectDashboard(page);
     // Focus returns to the card that opened the view.
@@ -65,11 +67,49 @@ test('every card opens its view in place; Back to Tools and Escape return to the
   await expect(page.getByRole('heading', { name: 'Your Videos' })).toBeVisible();
   await page.goBack();
   await expectDashboard(page);
+});
 
-  // Deep link ?view= opens a view and tidies the address.
+test('deep links: every view opens from its address; Back and Forward walk the views', async ({ page }) => {
+  await register(page, newAccount());
+  for (const v of VIEWS) {
+    await page.goto(v.path);
+    await expect(page.getByRole('heading', { name: v.title })).toBeVisible();
+    await expect(page).toHaveURL(urlOf(v.path));
+  }
+
+  // Grid -> upscaler -> (result link) images: Back walks back through them, Forward returns.
+  await page.goto('/dashboard');
+  await expectDashboard(page);
+  await page.getByRole('button', { name: 'Image Upscaler', exact: true }).click();
+  await expect(page).toHaveURL(urlOf('/dashboard/upscaler'));
+  await page.getByRole('button', { name: 'Back to Tools' }).click();
+  await expectDashboard(page);
+  await page.goForward();
+  await expect(page.getByRole('heading', { name: 'AI Image Upscaler' })).toBeVisible();
+  await page.goBack();
+  await expectDashboard(page);
+  await page.getByRole('button', { name: 'My Images', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Your Images' })).toBeVisible();
+  await page.goBack();
+  await expectDashboard(page);
+  await page.goForward();
+  await expect(page.getByRole('heading', { name: 'Your Images' })).toBeVisible();
+  await expect(page).toHaveURL(urlOf('/dashboard/images'));
+
+  // A view opened in a new tab (no history before it): 'Back to Tools' still reaches the grid.
+  const tab = await page.context().newPage();
+  await tab.goto('/dashboard/restore');
+  await expect(tab.getByRole('heading', { name: 'AI Image Restore' })).toBeVisible();
+  await tab.getByRole('button', { name: 'Back to Tools' }).click();
+  await expectDashboard(tab);
+  await tab.close();
+
+  // Older ?view= links land on the view's address; unknown addresses fall back to the grid.
   await page.goto('/dashboard?view=gallery');
   await expect(page.getByRole('heading', { name: 'Your Images' })).toBeVisible();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page).toHaveURL(urlOf('/dashboard/images'));
+  await page.goto('/dashboard/no-such-view');
+  await expectDashboard(page);
 });
 
 test('cards are reachable and usable with the keyboard', async ({ page }) => {
@@ -110,7 +150,9 @@ test('prices fall back to the defaults when they cannot be loaded', async ({ pag
   await expect(page.getByRole('button', { name: 'Video Upscaler', exact: true })).toContainText('20 ENERGY');
 });
 
-test('prices come from the server when available', async ({ page }) => {
+// The price list is stubbed here: this checks how the cards render what /api/pricing answers.
+// That the server's prices reach it is the admin journey (admin.spec.ts) and pricing.test.ts.
+test('tool cards show the effective cost and description the pricing API answers (stubbed API)', async ({ page }) => {
   await page.route('**/api/pricing', (route) =>
     route.fulfill({
       json: [

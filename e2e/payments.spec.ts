@@ -117,8 +117,14 @@ test('a declined card shows the decline message and adds nothing', async ({ page
   await page.getByLabel('Card number').fill('4000 0000 0000 0002');
   await page.getByLabel('Expiry').fill('12/34');
   await page.getByLabel('CVC').fill('123');
+  await page.getByLabel('Name on card').fill('Ada Lovelace');
   await page.getByRole('button', { name: /^Pay/ }).click();
   await expect(page.getByRole('alert')).toHaveText('Your card was declined.');
+  // The entered fields stay, except the card number, which is the one to change.
+  await expect(page.getByLabel('Card number')).toHaveValue('');
+  await expect(page.getByLabel('Expiry')).toHaveValue('12/34');
+  await expect(page.getByLabel('CVC')).toHaveValue('123');
+  await expect(page.getByLabel('Name on card')).toHaveValue('Ada Lovelace');
   await page.getByRole('button', { name: /Cancel and return/ }).click();
   await page.waitForURL(/\/dashboard$/);
   await expect(page.getByTestId('energy-balance')).toHaveText('0');

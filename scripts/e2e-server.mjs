@@ -7,7 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-await import('./ensure-web-build.mjs');
+const build = await import('./build.mjs');
+if (build.webIsStale()) await build.buildWeb();
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pixelrush-e2e-'));
 const env = {
@@ -18,6 +19,10 @@ const env = {
   ADMIN_EMAILS: 'admin@e2e.test',
   LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
   NODE_ENV: 'test',
+  // Every browser test signs up and in from one address.
+  SIGNUP_PER_IP_PER_HOUR: process.env.SIGNUP_PER_IP_PER_HOUR ?? '1000',
+  SIGNIN_PER_IP_PER_MINUTE: process.env.SIGNIN_PER_IP_PER_MINUTE ?? '1000',
+  SIGNIN_PER_IP_PER_HOUR: process.env.SIGNIN_PER_IP_PER_HOUR ?? '5000',
 };
 if (process.env.DATABASE_URL) {
   // A schema of its own so runs never see each other's accounts.
@@ -26,8 +31,10 @@ if (process.env.DATABASE_URL) {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
+  // Leftovers of earlier runs; recent ones may belong to a run in progress.
+  const dayAgo = Date.now() - 24 * 3600_000;
   for (const { nspname } of (await client.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'e2e_%'")).rows) {
-    await client.query(`DROP SCHEMA "${nspname}" CASCADE`);
+    if (Number(nspname.slice(4)) < dayAgo) await client.query(`DROP SCHEMA "${nspname}" CASCADE`);
   }
   await client.query(`CREATE SCHEMA "${schema}"`);
   await client.end();

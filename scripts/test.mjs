@@ -10,7 +10,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, '.tmp');
 fs.mkdirSync(out, { recursive: true });
 const bin = (name) => path.join(root, 'node_modules/.bin', name);
-const only = process.argv[2]; // 'unit' | 'e2e' | undefined (both)
+const only = process.argv[2]; // 'static' | 'unit' | 'e2e' | undefined (all)
 const database = process.env.DATABASE_URL ? 'Postgres server' : 'embedded database';
 
 let passed = 0;
@@ -24,7 +24,24 @@ function run(title, cmd, args, env = {}) {
   if (res.status !== 0) exitCode = res.status || 1;
 }
 
-if (only !== 'e2e') {
+// Static checks first: types, lint, and dead code or unused dependencies
+// (knip). Each counts as one test in the summary.
+if (!only || only === 'static') {
+  for (const [title, cmd, args] of [
+    ['Type check', bin('tsc'), ['-p', '.']],
+    ['Lint', bin('eslint'), ['.']],
+    ['Dead code and unused dependencies', bin('knip'), []],
+  ]) {
+    const before = exitCode;
+    exitCode = 0;
+    run(title, cmd, args);
+    if (exitCode === 0) passed += 1;
+    else failed += 1;
+    exitCode = exitCode || before;
+  }
+}
+
+if (!only || only === 'unit') {
   const report = path.join(out, 'vitest.json');
   fs.rmSync(report, { force: true });
   run('Unit and integration tests', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
@@ -40,7 +57,7 @@ if (only !== 'e2e') {
   }
 }
 
-if (only !== 'unit') {
+if (!only || only === 'e2e') {
   const report = path.join(out, 'playwright.json');
   fs.rmSync(report, { force: true });
   run('Browser tests', bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });

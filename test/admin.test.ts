@@ -203,11 +203,17 @@ describe('POST /functions/v1/admin-update-pricing', () => {
     expect(await t.db.query('SELECT 1 FROM admin_audit')).toHaveLength(4);
   });
 
-  it('a non-number base cost becomes 0 (SPEC §5); an empty save succeeds', async () => {
-    for (const value of [null, '', 'abc']) {
-      await updatePricing({ pricing_updates: { upscaler: 3 } });
+  it('a base cost that is not a finite whole number is refused, never made 0; a literal 0 is allowed; an empty save succeeds', async () => {
+    await updatePricing({ pricing_updates: { upscaler: 3 } });
+    for (const value of [null, '', '  ', 'abc', 'NaN', 'Infinity', '-Infinity', '1e400', true, [2], { n: 2 }, 2.5, -1]) {
       const res = await updatePricing({ pricing_updates: { upscaler: value } });
-      expect(res.statusCode, String(value)).toBe(200);
+      expect(res.statusCode, JSON.stringify(value)).toBe(400);
+      expect(res.json().code).toBe('validation');
+      expect((await prices(admin)).upscaler.base_energy_cost).toBe(3);
+    }
+    for (const value of [0, '0']) {
+      await updatePricing({ pricing_updates: { upscaler: 3 } });
+      expect((await updatePricing({ pricing_updates: { upscaler: value } })).statusCode).toBe(200);
       expect((await prices(admin)).upscaler.base_energy_cost).toBe(0);
     }
     const empty = await updatePricing({});

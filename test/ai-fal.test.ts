@@ -17,6 +17,8 @@ import { progressFromLogs } from '../src/server/providers/ai/fal/fal-provider.js
 import { rewriteUrl } from '../src/server/providers/ai/fal/transport.js';
 import { sanitize } from '../src/server/providers/ai/fal/errors.js';
 import { startFakeFal, type FakeFal, type RecordedRequest } from './helpers/fake-fal.js';
+import { FAL_INPUT_SCHEMAS, SCHEMAS_READ_ON } from './fixtures/fal-input-schemas.js';
+import { TOOL_BODIES } from '../src/shared/tools.js';
 
 let fake: FakeFal;
 let inputsDir: string;
@@ -528,6 +530,181 @@ describe('fal provider: failures end COMPLETED and show on the result call', () 
     fake.plan({ output: { image: null } });
     const err = await rejection(provider().upscaleImage({ image, scale: 2 }, harness().ctx));
     expect(err.message).toBe('The AI service returned no result.');
+  });
+});
+
+describe('fal provider: bare failures (no fal headers) are classified by status', () => {
+  const bare = (status: number) => ({ failure: { status, body: { detail: 'Internal Server Error' } } });
+
+  it('a 5xx is resubmitted at once as a new request, without client backoff, and the run succeeds', async () => {
+    fake.plan(bare(500));
+    const h = harness();
+    const started = Date.now();
+    const out = await provider().upscaleImage({ image, scale: 2 }, h.ctx);
+    expect(out.model).toBe('fal-ai/esrgan');
+    expect(fake.of('submit')).toHaveLength(2);
+    expect(h.saved).toEqual(fake.submissions.map((st) => st.id));
+    // One result call per request: the failed one is not asked again.
+    expect(fake.of('result').map((r) => r.requestId)).toEqual(h.saved);
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+
+  it('a 503 (on the client\'s own retry list) is not re-asked with backoff either', async () => {
+    fake.plan(bare(503));
+    const started = Date.now();
+    await provider().upscaleImage({ image, scale: 2 }, harness().ctx);
+    expect(fake.of('submit')).toHaveLength(2);
+    expect(fake.of('result')).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+
+  it('at most once: a second 5xx ends the run, not retryable, after exactly two requests', async () => {
+    fake.plan(bare(502), bare(500), {});
+    const err = await rejection(provider().upscaleImage({ image, scale: 2 }, harness().ctx));
+    expect(err.retryable).toBe(false);
+    expect(err.message).toBe('The AI service could not finish this request: Internal Server Error');
+    expect(fake.of('submit')).toHaveLength(2);
+  });
+
+  it('a resumed request that ended in a bare 5xx is replaced by one new request', async () => {
+    const earlier = fake.seed('fal-ai/esrgan', { queueSteps: 0, progressSteps: 0, ...bare(500) });
+    const h = harness({ remoteRequestId: earlier.id });
+    const out = await provider().upscaleImage({ image, scale: 2 }, h.ctx);
+    expect(out.model).toBe('fal-ai/esrgan');
+    expect(fake.of('submit')).toHaveLength(1);
+    expect(h.saved).toEqual([fake.submissions[0]!.id]);
+  });
+
+  it('a bare 4xx is final: not retryable, not resubmitted', async () => {
+    fake.plan({ failure: { status: 400, body: { detail: 'Bad request' } } });
+    const err = await rejection(provider().upscaleImage({ image, scale: 2 }, harness().ctx));
+    expect(err.retryable).toBe(false);
+    expect(fake.of('submit')).toHaveLength(1);
+  });
+});
+
+describe(`fal contract: every tool's mapped input fits the model's published schema (read ${SCHEMAS_READ_ON})`, () => {
+  const ref = 'https://example.com/in';
+  /** Bodies at the edges of what our own validation lets through. */
+  const cases = {
+    'fal-upscaler': [{ image_url: ref, scale: 2 }, { image_url: ref, scale: 8 }],
+    'fal-image-restore': [
+      { image_url: ref, upscaling: 1, backbone: 'edsr' },
+      { image_url: ref, upscaling: 4, backbone: 'rdn', seed: 4_294_967_295 },
+    ],
+    'fal-image-editor': [
+      { image_url: ref, prompt: 'make it blue', enable_safety_checker: true },
+      { image_url: ref, prompt: 'x'.repeat(2000) },
+    ],
+    'fal-image-to-video': [
+      { image_url: ref, prompt: 'p', num_frames: 81, frames_per_second: 4, num_inference_steps: 20, guidance_scale: 1, guidance_scale_2: 1, shift: 1, resolution: '480p', aspect_ratio: '9:16', interpolator_model: 'none', acceleration: 'none' },
+      {
+        image_url: ref, prompt: 'p', num_frames: 121, frames_per_second: 60, num_inference_steps: 50, guidance_scale: 10, guidance_scale_2: 10, shift: 10,
+        resolution: '720p', aspect_ratio: '1:1', interpolator_model: 'film', num_interpolated_frames: 4, enable_safety_checker: true,
+        enable_prompt_expansion: true, negative_prompt: 'blur', seed: 12,
+        loras: [
+          { path: 'https://example.com/a.safetensors', scale: 0, transformer: 'low' },
+          { path: 'org/repo', weight_name: 'w.safetensors', scale: 2, transformer: 'both' },
+          { path: 'https://example.com/c', scale: 1 },
+        ],
+      },
+      { image_url: ref, prompt: 'p', num_frames: 101, frames_per_second: 16, num_inference_steps: 27, guidance_scale: 3.5, resolution: '580p', aspect_ratio: '16:9' },
+    ],
+    'fal-video-upscaler': [{ video_url: ref, scale: 1.5 }, { video_url: ref, scale: 4 }],
+  } as const;
+
+  /** The provider call a run makes for a validated body (as the tool worker maps it). */
+  function run(p: AiProvider, tool: keyof typeof cases, raw: unknown, ctx: RunContext): Promise<unknown> {
+    switch (tool) {
+      case 'fal-upscaler': {
+        const b = TOOL_BODIES[tool].parse(raw);
+        return p.upscaleImage({ image, scale: b.scale }, ctx);
+      }
+      case 'fal-image-restore': {
+        const b = TOOL_BODIES[tool].parse(raw);
+        return p.restoreImage({ image, upscaling: b.upscaling, backbone: b.backbone, seed: b.seed }, ctx);
+      }
+      case 'fal-image-editor': {
+        const b = TOOL_BODIES[tool].parse(raw);
+        return p.editImage({ image, prompt: b.prompt, enableSafetyChecker: !!b.enable_safety_checker }, ctx);
+      }
+      case 'fal-image-to-video': {
+        const b = TOOL_BODIES[tool].parse(raw);
+        return p.imageToVideo(
+          {
+            image, prompt: b.prompt, numFrames: b.num_frames, framesPerSecond: b.frames_per_second, resolution: b.resolution,
+            aspectRatio: b.aspect_ratio, numInferenceSteps: b.num_inference_steps, enableSafetyChecker: !!b.enable_safety_checker,
+            enablePromptExpansion: !!b.enable_prompt_expansion, acceleration: b.acceleration, interpolatorModel: b.interpolator_model,
+            numInterpolatedFrames: b.num_interpolated_frames, adjustFpsForInterpolation: !!b.adjust_fps_for_interpolation,
+            guidanceScale: b.guidance_scale, guidanceScale2: b.guidance_scale_2, shift: b.shift, negativePrompt: b.negative_prompt,
+            loras: b.loras, seed: b.seed,
+          },
+          ctx,
+        );
+      }
+      case 'fal-video-upscaler': {
+        const b = TOOL_BODIES[tool].parse(raw);
+        return p.upscaleVideo({ video, scale: b.scale }, ctx);
+      }
+    }
+  }
+
+  for (const [tool, bodies] of Object.entries(cases) as [keyof typeof cases, readonly unknown[]][]) {
+    it(`${tool}: accepted at both ends of our ranges`, async () => {
+      fake.defaults = { queueSteps: 0, progressSteps: 0, hold: false };
+      for (const body of bodies) {
+        await run(provider(), tool, body, harness().ctx);
+      }
+      expect(fake.submissions).toHaveLength(bodies.length);
+      for (const st of fake.submissions) {
+        expect(Object.keys(FAL_INPUT_SCHEMAS)).toContain(st.endpointId);
+        expect(st.inputErrors, `${st.endpointId} ${JSON.stringify(st.input)}`).toEqual([]);
+      }
+    });
+  }
+
+  it('both image-to-video endpoints are exercised (with and without LoRAs)', async () => {
+    fake.defaults = { queueSteps: 0, progressSteps: 0, hold: false };
+    for (const body of cases['fal-image-to-video']) await run(provider(), 'fal-image-to-video', body, harness().ctx);
+    expect(new Set(fake.submissions.map((st) => st.endpointId))).toEqual(
+      new Set(['fal-ai/wan/v2.2-a14b/image-to-video', 'fal-ai/wan/v2.2-a14b/image-to-video/lora']),
+    );
+  });
+
+  it('the fake refuses a wrong field in fal\'s 422 detail shape, and the run fails with it (not retryable)', async () => {
+    const wrong = createFalAiProvider({
+      apiKey: fake.apiKey,
+      apiBase: fake.url,
+      pollIntervalMs: 5,
+      // The transport as it is, with one renamed field on the way out.
+      fetch: async (input, init) => {
+        if (init?.method === 'POST' && typeof init.body === 'string' && init.body.includes('"image_url"')) {
+          init = { ...init, body: init.body.replace('"image_url"', '"image_urls"') };
+        }
+        return fetch(input, init);
+      },
+    });
+    const err = await rejection(wrong.upscaleImage({ image, scale: 2 }, harness().ctx));
+    expect(err.retryable).toBe(false);
+    expect(err.message).toBe('The AI service rejected the input: image_url: Field required; image_urls: Extra inputs are not permitted');
+    const result = fake.of('result').at(-1)!;
+    expect(result.status).toBe(422);
+    expect(fake.submissions.at(-1)!.inputErrors).toEqual([
+      { loc: ['body', 'image_url'], msg: 'Field required', type: 'missing' },
+      { loc: ['body', 'image_urls'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
+    ]);
+  });
+
+  it('out-of-range values and enum values fal does not know are refused', async () => {
+    const p = provider();
+    await rejection(p.upscaleImage({ image, scale: 9 }, harness().ctx));
+    await rejection(p.restoreImage({ image, upscaling: 2, backbone: 'swin' as never }, harness().ctx));
+    await rejection(p.imageToVideo(videoInput({ numFrames: 200 }), harness().ctx));
+    expect(fake.submissions.map((st) => st.inputErrors.map((e) => `${e.loc.join('.')} ${e.type}`))).toEqual([
+      ['body.scale less_than_equal'],
+      ['body.backbone literal_error'],
+      ['body.num_frames less_than_equal'],
+    ]);
   });
 });
 

@@ -47,7 +47,8 @@ async function picture(name: string, w: number, h: number, opts: { format?: 'png
     <circle cx="${w * 0.35}" cy="${h * 0.45}" r="${Math.min(w, h) * 0.25}" fill="#d33"/>
     <rect x="${w * 0.6}" y="${h * 0.2}" width="${w * 0.25}" height="${h * 0.6}" fill="#fff" stroke="#000" stroke-width="2"/>
   </svg>`;
-  let { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data: rendered, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let data = rendered;
   if (opts.dark || opts.noise) {
     let seed = 7;
     const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff) - 0.5;
@@ -230,7 +231,7 @@ describe('image upscaler', () => {
       const progress: Array<{ stage: string; fraction: number }> = [];
       const out = await ai.upscaleImage({ image: { path: src, contentType: 'image/png' }, scale }, ctx(undefined, progress));
       expect(out).toMatchObject({ width: 40 * scale, height: 28 * scale, contentType: 'image/png' });
-      expect(out.model).toMatch(new RegExp(`^esrgan-(slim|medium|thick) x${scale} \\+ back-projection \\(local\\)$`));
+      expect(out.model).toMatch(new RegExp(`^esrgan-(slim|medium|thick) x${scale}( \\+ x[48] self-ensemble)? \\+ back-projection \\(local\\)$`));
       const after = await stats(out.path);
       expect(after.width).toBe(40 * scale);
       expect(Math.abs(after.mean - before.mean)).toBeLessThan(6);
@@ -243,7 +244,7 @@ describe('image upscaler', () => {
     const src = await picture('up5', 24, 16, { format: 'jpeg' });
     const out = await ai.upscaleImage({ image: { path: src, contentType: 'image/jpeg' }, scale: 5 }, ctx());
     expect(out).toMatchObject({ width: 120, height: 80, contentType: 'image/jpeg' });
-    expect(out.model).toMatch(/x8 \+ back-projection \+ resize to x5/);
+    expect(out.model).toMatch(/x8( \+ x[48] self-ensemble)? \+ back-projection \+ resize to x5/);
     expect((await sharp(out.path).metadata()).format).toBe('jpeg');
   }, 60_000);
 
@@ -298,9 +299,10 @@ describe('image upscaler', () => {
       await expect(p).rejects.toMatchObject({ name: 'AbortError' });
       expect(Date.now() - t).toBeLessThan(1000);
     } finally {
+      // close() lets a running ONNX Runtime tile finish (terminating inside it would abort the process).
       await slow.close();
     }
-  }, 30_000);
+  }, 120_000);
 });
 
 describe('image restore', () => {
@@ -309,7 +311,7 @@ describe('image restore', () => {
     const progress: Array<{ stage: string; fraction: number }> = [];
     const out = await ai.restoreImage({ image: { path: src, contentType: 'image/png' }, upscaling: 2, backbone: 'edsr', seed: 1 }, ctx(undefined, progress));
     expect(out).toMatchObject({ width: 128, height: 128, contentType: 'image/png' });
-    expect(out.model).toMatch(/^maxim-denoising \+ esrgan-(slim|medium) x2 \+ back-projection \(local\)$/);
+    expect(out.model).toMatch(/^denoise \(sigma [\d.]+\): dct-wiener \+ guided nl-means \+ esrgan-(slim|medium) x2 \+ back-projection \(local\)$/);
     expect(progress.some((p) => /Denoising tile/.test(p.stage))).toBe(true);
     // Less high-frequency noise than the input enlarged.
     const enlarged = await sharp(src).resize(128, 128, { kernel: 'cubic' }).raw().toBuffer();
@@ -327,7 +329,7 @@ describe('image restore', () => {
     const before = await stats(src);
     const out = await ai.restoreImage({ image: { path: src, contentType: 'image/png' }, upscaling: 1, backbone: 'rdn' }, ctx());
     expect(out).toMatchObject({ width: 64, height: 48 });
-    expect(out.model).toBe('maxim-enhancement (local)');
+    expect(out.model).toMatch(/^low-light \(luma \d+, gain [\d.]+, gamma [\d.]+\)/);
     expect((await stats(out.path)).mean).toBeGreaterThan(before.mean + 15);
   }, 90_000);
 

@@ -11,6 +11,7 @@ import { createFakeAiProvider } from './helpers/fake-ai.js';
  */
 const PUBLIC = new Set([
   'GET /api/health',
+  'GET /api/ready',
   'POST /api/auth/sign-up/email',
   'POST /api/auth/sign-in/email',
   'POST /api/auth/sign-out',
@@ -19,7 +20,20 @@ const PUBLIC = new Set([
   'GET /api/bundles',
   'GET /api/payments/config',
   'POST /api/webhooks/stripe',
+  'POST /api/auth/forgot-password',
+  'POST /api/auth/reset-password',
+  'POST /api/auth/verify-email',
+  // The dev outbox (only when MAIL_OUTBOX is on): whoever forgot a password is signed out.
+  'GET /dev/outbox',
+  'GET /dev/outbox/{id}',
+  'GET /dev/outbox/{id}/html',
 ]);
+
+/**
+ * Routes whose path parameter names a tool, not anyone's row: every signed-in
+ * user gets the same answer, so another user is served rather than refused.
+ */
+const SHARED = new Set(['GET /api/tools/{tool}/estimate']);
 
 /** The test checkout's HTML pages send anonymous visitors to sign in (the landing page). */
 const PAGES = new Set(['GET /checkout/test/{id}', 'POST /checkout/test/{id}/pay', 'POST /checkout/test/{id}/cancel']);
@@ -94,6 +108,7 @@ function withIds(url: string): string {
     if (url.startsWith('/api/jobs')) return ids.jobs;
     if (url.startsWith('/api/checkout') || url.startsWith('/checkout')) return ids.checkout;
     if (url.startsWith('/api/admin/users')) return a.id;
+    if (url.startsWith('/api/tools/')) return 'fal-upscaler';
     return ids.library;
   });
 }
@@ -104,7 +119,7 @@ const call = (method: string, url: string, headers: Record<string, string> = {})
 describe('authorization matrix (A4)', () => {
   it('covers the whole API', () => {
     expect(routes.length).toBeGreaterThan(40);
-    for (const must of ['POST /functions/v1/admin-update-pricing', 'DELETE /api/library/{id}', 'POST /api/jobs/{id}/cancel', 'POST /api/invites/{id}/deactivate']) {
+    for (const must of ['POST /api/account/delete', 'DELETE /api/account/sessions/{id}', 'GET /api/account/export', 'POST /functions/v1/admin-update-pricing', 'DELETE /api/library/{id}', 'POST /api/jobs/{id}/cancel', 'POST /api/invites/{id}/deactivate']) {
       expect(routes.map((r) => `${r.method} ${r.url}`)).toContain(must);
     }
   });
@@ -126,6 +141,9 @@ describe('authorization matrix (A4)', () => {
       if (isAdmin) {
         const nonAdmin = await call(method, target, b.headers);
         if (nonAdmin.statusCode !== 403) failures.push(`non-admin ${key} -> ${nonAdmin.statusCode}`);
+      } else if (SHARED.has(key)) {
+        const other = await call(method, target, b.headers);
+        if (other.statusCode !== 200) failures.push(`signed-in ${key} -> ${other.statusCode}`);
       } else if (url.includes('{')) {
         const other = await call(method, target, b.headers);
         if (![403, 404].includes(other.statusCode)) failures.push(`other user ${key} -> ${other.statusCode}`);

@@ -58,7 +58,7 @@ afterAll(async () => {
 
 // J1: at-least-once delivery made exactly-once in effect.
 describe('a worker killed mid-run', () => {
-  it('is picked up again: one charge, one library item, no refund', async () => {
+  it('is picked up again: one charge, one library item, no refund, one webhook', async () => {
     const first = start(['submit'], { FAKE_DELAY_MS: '60000' });
     const [jobId] = (await first.line('JOB', 60_000)).split(' ');
     first.child.kill('SIGKILL');
@@ -66,7 +66,21 @@ describe('a worker killed mid-run', () => {
 
     const second = start(['resume', jobId], { FAKE_DELAY_MS: '200' });
     const result = JSON.parse(await second.line('DONE', 120_000));
-    expect(result).toMatchObject({ status: 'succeeded', spends: 1, refunds: 0, items: 1, balance: 8 });
+    expect(result).toMatchObject({ status: 'succeeded', spends: 1, refunds: 0, items: 1, balance: 8, webhooks: 1 });
+    expect(result.attempts).toBeGreaterThanOrEqual(2);
+  }, 240_000);
+
+  it('after the result is stored and before the job is settled: one item (the same one), one charge, no refund', async () => {
+    const first = start(['submit'], { FAKE_DELAY_MS: '200', STALL_AFTER_STORE: '1' });
+    const [jobId] = (await first.line('JOB', 60_000)).split(' ');
+    const [storedJob, itemId] = (await first.line('STORED', 60_000)).split(' ');
+    expect(storedJob).toBe(jobId);
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
+
+    const second = start(['resume', jobId], { FAKE_DELAY_MS: '200' });
+    const result = JSON.parse(await second.line('DONE', 120_000));
+    expect(result).toMatchObject({ status: 'succeeded', spends: 1, refunds: 0, items: 1, balance: 8, itemIds: [itemId], webhooks: 1 });
     expect(result.attempts).toBeGreaterThanOrEqual(2);
   }, 240_000);
 });

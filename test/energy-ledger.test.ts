@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { raceTest } from './helpers/test-db.js';
 import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 import { AppError } from '../src/server/http/errors.js';
 import { insufficientEnergyMessage } from '../src/shared/messages.js';
-import { one } from '../src/server/db/db.js';
+import { one, type Tx } from '../src/server/db/db.js';
 
 /**
  * Reliability L1 (no overspend) and L2 (balance = SUM(ledger)), refunds and
@@ -35,7 +36,7 @@ async function state(userId: string) {
 }
 
 describe('L1: no overspend under concurrency', () => {
-  it('200 concurrent spends of 1 on a balance of 50: exactly 50 succeed, balance 0, ledger agrees', async () => {
+  it(raceTest('200 concurrent spends of 1 on a balance of 50: exactly 50 succeed, balance 0, ledger agrees'), async () => {
     const u = await registerUser(t, { energy: 50 });
     const energy = t.ctx.services.energy;
     const results = await Promise.allSettled(
@@ -83,8 +84,56 @@ describe('L1: no overspend under concurrency', () => {
   });
 });
 
+describe('L1 on any database: the spend is one conditional statement', () => {
+  // The race test above proves L1 on the Postgres server only (the embedded
+  // database runs transactions one at a time). These prove the shape that
+  // makes it hold, on both passes: a read-then-write spend fails here.
+  it('a spend sends exactly one statement: the spend_energy call', async () => {
+    const u = await registerUser(t, { energy: 3 });
+    const sent: string[] = [];
+    const recording: Tx = {
+      afterCommit: (fn) => void fn(),
+      query: (sql, params) => {
+        sent.push(sql.replace(/\s+/g, ' ').trim());
+        return t.db.query(sql, params);
+      },
+      exec: (sql) => {
+        sent.push(sql);
+        return t.db.exec(sql);
+      },
+    };
+    await t.ctx.services.energy.spend({ userId: u.id, cost: 2, toolName: 'Image Editor', description: 'one' }, recording);
+    await expect(t.ctx.services.energy.spend({ userId: u.id, cost: 2, toolName: 'Image Editor', description: 'two' }, recording)).rejects.toMatchObject({
+      code: 'insufficient_energy',
+    });
+    expect(sent).toEqual(['SELECT spend_energy($1, $2, $3, $4, $5) AS energy_balance', 'SELECT spend_energy($1, $2, $3, $4, $5) AS energy_balance']);
+    expect((await state(u.id)).balance).toBe(1);
+  });
+
+  it('spend_energy, as the database holds it, decides and debits in one conditional UPDATE and reads the balance nowhere else', async () => {
+    // The one the app calls: resolved through the search path (other schemas on the server have their own).
+    const fns = await t.db.query<{ src: string }>("SELECT prosrc AS src FROM pg_proc WHERE oid = to_regproc('spend_energy')");
+    expect(fns).toHaveLength(1);
+    const [fn] = fns;
+    const body = fn!.src
+      .replace(/--[^\n]*/g, ' ')
+      .replace(/\s+/g, ' ')
+      .toLowerCase();
+    const statements = body.split(';').map((x) => x.trim()).filter(Boolean);
+    const touchingBalance = statements.filter((x) => x.includes('energy_balance'));
+    expect(touchingBalance).toHaveLength(1);
+    expect(touchingBalance[0]).toMatch(
+      /^begin update user_profiles set energy_balance = energy_balance - p_cost, updated_at = now\(\) where id = p_user_id and energy_balance >= p_cost returning energy_balance into v_balance$/,
+    );
+    // Nothing else writes user_profiles, and the ledger row follows only a successful debit.
+    expect(statements.filter((x) => /\bupdate\b|\bselect\b/.test(x))).toHaveLength(1);
+    expect(body.indexOf('if not found then return null')).toBeGreaterThan(body.indexOf('update user_profiles'));
+    expect(body.indexOf('insert into energy_transactions')).toBeGreaterThan(body.indexOf('if not found then return null'));
+  });
+});
+
 describe('exactly once', () => {
-  it('two concurrent refunds of one job credit once', async () => {
+  it(raceTest('two concurrent refunds of one job credit once'), async () => {
     const u = await registerUser(t, { energy: 10 });
     const energy = t.ctx.services.energy;
     const jobId = randomUUID();
@@ -102,7 +151,7 @@ describe('exactly once', () => {
     expect(await t.ctx.services.energy.refund(randomUUID(), 'nothing')).toBe(false);
   });
 
-  it('5 concurrent purchases with one payment id credit once', async () => {
+  it(raceTest('5 concurrent purchases with one payment id credit once'), async () => {
     const u = await registerUser(t);
     const energy = t.ctx.services.energy;
     const paymentId = `cs_test_${randomUUID()}`;

@@ -1,7 +1,11 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { raceTest } from './helpers/test-db.js';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
-import { startFakeStripe } from './helpers/fake-stripe.js';
+import { bundleCatalogue, price, startFakeStripe } from './helpers/fake-stripe.js';
+import { createStripeClient, STRIPE_API_VERSION, StripeGateway } from '../src/server/providers/payments/stripe-gateway.js';
+import { resolveBundlePrices } from '../src/server/features/payments/stripe-prices.js';
+import { parseConfig } from '../src/server/config.js';
 
 const ORIGIN = 'http://127.0.0.1:3000';
 const WEBHOOK_SECRET = 'whsec_test_contract_secret';
@@ -68,6 +72,8 @@ describe('built-in test checkout (no Stripe keys)', () => {
     expect(page.body).toContain('Starter');
     expect(page.body).toContain('$10.00');
     expect(page.body).toContain('Card number');
+    // Its form posts must carry a real Origin (no-referrer would make it 'null', refused as cross-site).
+    expect(page.headers['referrer-policy']).toBe('same-origin');
 
     // Another user cannot see or pay it.
     const other = await registerUser(t);
@@ -151,7 +157,7 @@ describe('Stripe contract (SDK against a local fake Stripe API)', () => {
   let user: TestUser;
 
   beforeAll(async () => {
-    fake = await startFakeStripe();
+    fake = await startFakeStripe({ prices: [...bundleCatalogue(), price('price_1StarterLive', 1000)] });
     t = await createTestApp({
       STRIPE_SECRET_KEY: 'sk_test_contract',
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
@@ -194,10 +200,47 @@ describe('Stripe contract (SDK against a local fake Stripe API)', () => {
     return res.json() as { url: string; session_id: string };
   }
 
+  it('sells each bundle under its Stripe price: STRIPE_PRICE_* by id, the others by lookup key', async () => {
+    const bundles = (await t.app.inject({ url: '/api/bundles' })).json() as { id: string; price_id: string; price_cents: number }[];
+    expect(bundles.map((b) => [b.id, b.price_id, b.price_cents])).toEqual([
+      ['trial', 'price_fake_trial', 100],
+      ['starter', 'price_1StarterLive', 1000],
+      ['pro', 'price_fake_pro', 2000],
+      ['power', 'price_fake_power', 5000],
+    ]);
+    // Our own ids are not Stripe's: checkout refuses them with a Stripe key.
+    const ours = await t.app.inject({ method: 'POST', url: '/functions/v1/stripe-checkout', headers: user.headers, payload: checkoutBody('price_pixelrush_pro') });
+    expect(ours.statusCode).toBe(400);
+    const lookup = fake.requests.find((r) => r.path.startsWith('/v1/prices?'))!;
+    expect(lookup.path).toContain('pixelrush_trial');
+    expect(lookup.path).not.toContain('pixelrush_starter');
+    expect(fake.requests.find((r) => r.path === '/v1/prices/price_1StarterLive')).toBeTruthy();
+  });
+
+  it('every request carries the pinned API version', () => {
+    expect(fake.requests.length).toBeGreaterThan(0);
+    for (const r of fake.requests) expect(r.version).toBe(STRIPE_API_VERSION);
+  });
+
+  it('a price that disappears from Stripe after start: the fake answers resource_missing, the buyer gets the spec message', async () => {
+    const [pro] = bundleCatalogue().filter((p) => p.id === 'price_fake_pro');
+    fake.prices.delete('price_fake_pro');
+    try {
+      const res = await t.app.inject({ method: 'POST', url: '/functions/v1/stripe-checkout', headers: user.headers, payload: checkoutBody('price_fake_pro') });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().error).toBe('Failed to create checkout session');
+      const refused = fake.requests.filter((r) => r.method === 'POST').at(-1)!;
+      expect(refused.body.get('line_items[0][price]')).toBe('price_fake_pro');
+    } finally {
+      fake.prices.set(pro!.id, pro!);
+    }
+  });
+
   it('creates a real Checkout Session with client_reference_id, metadata and our redirect URLs', async () => {
     const { url, session_id } = await newCheckout();
     expect(url).toBe(`https://checkout.stripe.test/c/pay/${session_id}`);
-    const req = fake.requests.find((r) => r.method === 'POST')!;
+    expect(fake.sessions.get(session_id)).toMatchObject({ amount_total: 1000, currency: 'usd' });
+    const req = fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').at(-1)!;
     expect(req.auth).toBe('Bearer sk_test_contract');
     expect(req.body.get('mode')).toBe('payment');
     expect(req.body.get('line_items[0][price]')).toBe('price_1StarterLive');
@@ -219,7 +262,7 @@ describe('Stripe contract (SDK against a local fake Stripe API)', () => {
     expect(await balanceOf(t, user.id)).toEqual(before);
   });
 
-  it('P2: the same completed event 5 times concurrently, out of order, racing the success page -> one credit', async () => {
+  it(raceTest('P2: the same completed event 5 times concurrently, out of order, racing the success page -> one credit'), async () => {
     const buyer = await registerUser(t);
     const { session_id } = await newCheckout(buyer);
     fake.pay(session_id, 'pi_contract_1');
@@ -239,6 +282,12 @@ describe('Stripe contract (SDK against a local fake Stripe API)', () => {
       [buyer.id],
     );
     expect(purchases).toEqual([{ stripe_payment_intent_id: 'pi_contract_1' }]);
+    const [paid] = await t.db.query<{ amount_paid_cents: number }>(
+      "SELECT amount_paid_cents FROM energy_transactions WHERE user_id = $1 AND type = 'purchase'",
+      [buyer.id],
+    );
+    // What Stripe charged, as its session reports it (from the price, not a constant).
+    expect(paid!.amount_paid_cents).toBe(1000);
   });
 
   it('P2: an unpaid completed session credits nothing until async_payment_succeeded', async () => {
@@ -269,11 +318,21 @@ describe('Stripe contract (SDK against a local fake Stripe API)', () => {
     const sub = (status: string, type = 'customer.subscription.updated') => ({
       id: `evt_sub_${status}_${type}`,
       type,
-      data: { object: { id: 'sub_1', status, metadata: { userId: user.id }, items: { data: [{ price: { id: 'price_1StarterLive' } }] } } },
+      data: {
+        object: {
+          id: 'sub_1',
+          status,
+          metadata: { userId: user.id },
+          // The pinned API version: period ends live on the items only.
+          items: { data: [{ price: { id: 'price_1StarterLive' }, current_period_start: 1_900_000_000, current_period_end: 1_902_592_000 }] },
+        },
+      },
     });
     await deliver(sub('active', 'customer.subscription.created'));
     let res = (await t.app.inject({ url: '/api/subscription', headers: user.headers })).json();
     expect(res.subscription).toEqual({ price_id: 'price_1StarterLive', subscription_status: 'active', plan_name: 'Starter', is_active: true });
+    const [stored] = await t.db.query<{ current_period_end: Date | null }>('SELECT current_period_end FROM subscriptions WHERE stripe_subscription_id = $1', ['sub_1']);
+    expect(new Date(stored!.current_period_end!).toISOString()).toBe(new Date(1_902_592_000 * 1000).toISOString());
     await deliver(sub('past_due'));
     res = (await t.app.inject({ url: '/api/subscription', headers: user.headers })).json();
     expect(res.subscription.is_active).toBe(false);
@@ -288,6 +347,9 @@ describe('Stripe contract (SDK against a local fake Stripe API)', () => {
   });
 });
 
+/** A test that starts its own app boots an embedded database, as a beforeAll does: the same room as a hook. */
+const APP_START_ROOM = 60_000;
+
 describe('purchases disabled (production without Stripe or test checkout)', () => {
   it('says purchases are unavailable', async () => {
     const t = await createTestApp({ NODE_ENV: 'production', APP_SECRET: 'x'.repeat(40) });
@@ -301,5 +363,74 @@ describe('purchases disabled (production without Stripe or test checkout)', () =
     } finally {
       await t.close();
     }
+  }, APP_START_ROOM);
+});
+
+describe('Stripe prices are checked at start', () => {
+  const keys = { STRIPE_SECRET_KEY: 'sk_test_start', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET };
+  /** The start-up check against a fake Stripe holding these prices: null when it passes, else its message. */
+  const check = async (prices: ReturnType<typeof bundleCatalogue>, env: Record<string, string> = {}) => {
+    const fake = await startFakeStripe({ prices });
+    try {
+      const config = parseConfig({ NODE_ENV: 'test', ...keys, STRIPE_API_BASE: fake.url, ...env });
+      const gateway = new StripeGateway(createStripeClient(config.STRIPE_SECRET_KEY!, config.STRIPE_API_BASE), WEBHOOK_SECRET);
+      await resolveBundlePrices(config, gateway.prices);
+      return null;
+    } catch (err) {
+      return (err as Error).message;
+    } finally {
+      await fake.close();
+    }
+  };
+  const catalogue = (change: (p: ReturnType<typeof bundleCatalogue>[number]) => void) =>
+    bundleCatalogue().map((p) => {
+      const copy = { ...p };
+      if (p.id === 'price_fake_pro') change(copy);
+      return copy;
+    });
+
+  it('the app does not start when a price differs from the bundle shown', async () => {
+    const fake = await startFakeStripe({ prices: catalogue((p) => (p.unit_amount = 2500)) });
+    try {
+      await expect(createTestApp({ ...keys, STRIPE_API_BASE: fake.url })).rejects.toThrow(
+        "Pro bundle: Stripe price with lookup key 'pixelrush_pro' charges 25.00 USD, but the bundle is shown at 20.00 USD",
+      );
+    } finally {
+      await fake.close();
+    }
+  }, APP_START_ROOM);
+
+  it('passes when every price exists, is active, one-time, and charges what the bundle shows', async () => {
+    expect(await check(bundleCatalogue())).toBeNull();
+  });
+
+  it('refuses a price id Stripe does not know, naming the bundle and its shown amount', async () => {
+    const message = await check(bundleCatalogue(), { STRIPE_PRICE_PRO: 'price_does_not_exist' });
+    expect(message).toContain('Pro bundle: no Stripe price price_does_not_exist (STRIPE_PRICE_PRO); the bundle is shown at 20.00 USD');
+  });
+
+  it('refuses a missing lookup key', async () => {
+    const message = await check(bundleCatalogue().filter((p) => p.id !== 'price_fake_power'));
+    expect(message).toContain("Power bundle: no Stripe price with lookup key 'pixelrush_power'");
+  });
+
+  it('refuses an inactive price', async () => {
+    expect(await check(catalogue((p) => (p.active = false)))).toContain("Pro bundle: Stripe price with lookup key 'pixelrush_pro' is inactive");
+  });
+
+  it('refuses a different amount or currency, with both amounts', async () => {
+    expect(await check(catalogue((p) => (p.unit_amount = 2500)))).toContain(
+      "Pro bundle: Stripe price with lookup key 'pixelrush_pro' charges 25.00 USD, but the bundle is shown at 20.00 USD",
+    );
+    expect(await check(catalogue((p) => (p.currency = 'eur')))).toContain('charges 20.00 EUR, but the bundle is shown at 20.00 USD');
+  });
+
+  it('refuses a recurring price for a one-time bundle', async () => {
+    expect(await check(catalogue((p) => (p.type = 'recurring')))).toContain('is recurring; bundles are one-time payments');
+  });
+
+  it('a lookup key given in STRIPE_PRICE_* is looked up', async () => {
+    const prices = [...bundleCatalogue(), price('price_other_pro', 2000, { lookup_key: 'pro_2027' })];
+    expect(await check(prices, { STRIPE_PRICE_PRO: 'pro_2027' })).toBeNull();
   });
 });

@@ -11,7 +11,9 @@ import { createTestApp } from './helpers/test-app.js';
 describe('configuration', () => {
   it('has working defaults', () => {
     const c = parseConfig({});
-    expect(c).toMatchObject({ PORT: 3000, HOST: '127.0.0.1', NODE_ENV: 'development', isProduction: false });
+    expect(c).toMatchObject({ PORT: 3000, HOST: '127.0.0.1', isProduction: false });
+    // Nothing assumes development: the npm scripts say it.
+    expect(c.NODE_ENV).toBeUndefined();
     expect(c.dataDir).toBe(path.resolve('./data'));
     expect(c.publicUrl).toBe('http://127.0.0.1:3000');
   });

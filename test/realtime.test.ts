@@ -85,6 +85,7 @@ async function openStream(u?: TestUser) {
       ended = true;
     }
   })();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each event's data has its own shape
   const waitFor = async (name: string, match: (data: any) => boolean = () => true) => {
     await until(() => events.some((e) => e.event === name && match(e.data)), 5000, `event '${name}'`);
     return events.find((e) => e.event === name && match(e.data))!;

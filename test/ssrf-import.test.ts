@@ -111,6 +111,7 @@ describe('import-url', () => {
     expect(res.json()).toEqual({
       error: 'Failed to upload image: URL is not allowed: it points to a private or local network address',
       code: 'validation',
+      request_id: expect.any(String),
     });
     expect(storedFiles(dataDir, u.id)).toEqual([]);
   });
@@ -168,5 +169,50 @@ describe('tool inputs (readToLocalFile) use the same guard', () => {
     });
     expect(internalHits).toEqual([]);
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('check-url: a URL source checked when chosen, before any charge', () => {
+  const checkUrl = (url: string, kind?: 'image' | 'video', who: TestUser = user) =>
+    t.app.inject({ method: 'POST', url: '/api/library/check-url', headers: who.headers, payload: { url, ...(kind ? { kind } : {}) } });
+  const counts = async (userId: string) =>
+    (
+      await t.db.query<{ items: number; jobs: number; tx: number }>(
+        `SELECT (SELECT count(*) FROM uploaded_images WHERE user_id = $1)::int AS items,
+                (SELECT count(*) FROM tool_jobs WHERE user_id = $1)::int AS jobs,
+                (SELECT count(*) FROM energy_transactions WHERE user_id = $1)::int AS tx`,
+        [userId],
+      )
+    )[0];
+
+  it('accepts a reachable image and stores nothing', async () => {
+    const u = await registerUser(t);
+    const res = await checkUrl(`http://127.0.0.1:${mediaPort}/cat.png`, 'image', u);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ kind: 'image', content_type: 'image/png', file_size: image.length });
+    expect(await counts(u.id)).toEqual({ items: 0, jobs: 0, tx: 0 });
+    expect(storedFiles(dataDir, u.id)).toEqual([]);
+  });
+
+  it.each([
+    ['our own network', 'http://127.0.0.1:9/x.png', 400, /private or local network address/],
+    ['the metadata service by redirect', 'REDIRECT', 400, /private or local network address/],
+    ['a page dressed as an image', 'HTML', 415, /Unsupported file type/],
+    ['an image bigger than the limit', 'HUGE', 413, /too large/i],
+    ['nothing there', 'MISSING', 400, /./],
+  ])('refuses %s with the reason', async (_name, which, status, reason) => {
+    const u = await registerUser(t);
+    const base = `http://127.0.0.1:${mediaPort}`;
+    const url = { REDIRECT: `${base}/redirect-metadata`, HTML: `${base}/page.html`, HUGE: `${base}/huge.png`, MISSING: `${base}/none.png` }[which] ?? which;
+    const res = await checkUrl(url, 'image', u);
+    expect(res.statusCode, res.body).toBe(status);
+    expect(res.json().error).toMatch(reason);
+    expect(await counts(u.id)).toEqual({ items: 0, jobs: 0, tx: 0 });
+  });
+
+  it('refuses a video offered as an image source (415) and needs a session (401)', async () => {
+    expect((await checkUrl(`http://127.0.0.1:${mediaPort}/cat.png`, 'video')).statusCode).toBe(415);
+    const anon = await t.app.inject({ method: 'POST', url: '/api/library/check-url', payload: { url: 'http://example.com/a.png' } });
+    expect(anon.statusCode).toBe(401);
   });
 });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/server/config.js';
 import { isPublicAddress } from '../src/server/net/ip-policy.js';
 import { SafeFetcher, SafeFetchError, type Resolver } from '../src/server/net/safe-fetch.js';
 
@@ -203,6 +204,25 @@ describe('safe fetcher with an allowed local test server', () => {
     expect(fs.existsSync(d)).toBe(false);
   });
 
+  it('a host name in the allowance never matches, even when it resolves to the allowed address', async () => {
+    const resolve: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
+    const byName = new SafeFetcher({ resolve, allowPrivate: [`named.example:${media.port}`, 'named.example', '127.0.0.1'] });
+    await expect(byName.fetchToFile(`http://named.example:${media.port}/ok.png`, dest(), { maxBytes: 1000 })).rejects.toMatchObject({ code: 'blocked' });
+    // The exact address and port do.
+    const exact = new SafeFetcher({ resolve, allowPrivate: [`127.0.0.1:${media.port}`] });
+    await expect(exact.fetchToFile(`http://named.example:${media.port}/ok.png`, dest(), { maxBytes: 1000 })).resolves.toMatchObject({ size: PNG.length });
+  });
+
+  it('FETCH_ALLOW_PRIVATE_HOSTS takes exact address:port pairs only, and is refused in production', () => {
+    expect(parseConfig({ FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1:4010, [::1]:4010' }).FETCH_ALLOW_PRIVATE_HOSTS).toEqual(['127.0.0.1:4010', '[::1]:4010']);
+    for (const bad of ['localhost:4010', '127.0.0.1', 'media.internal:80', '10.0.0.0/8', '127.0.0.1:0', '::1:4010']) {
+      expect(() => parseConfig({ FETCH_ALLOW_PRIVATE_HOSTS: bad }), bad).toThrow(/FETCH_ALLOW_PRIVATE_HOSTS: .* is not an IP address with a port/);
+    }
+    expect(() => parseConfig({ NODE_ENV: 'production', APP_SECRET: 'x'.repeat(40), FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1:4010' })).toThrow(
+      /FETCH_ALLOW_PRIVATE_HOSTS: is for tests only and is refused when NODE_ENV=production/,
+    );
+  });
+
   it('at most 3 redirects', async () => {
     const f = new SafeFetcher({ allowPrivate: allowMedia() });
     await expect(f.fetchToFile(`http://127.0.0.1:${media.port}/loop`, dest(), { maxBytes: 1000 })).rejects.toMatchObject({
@@ -250,7 +270,7 @@ describe('safe fetcher with an allowed local test server', () => {
     let calls = 0;
     // First answer: the allowed test server; any later answer would point elsewhere.
     const resolve: Resolver = async () => (++calls === 1 ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '127.0.0.2', family: 4 }]);
-    const f = new SafeFetcher({ resolve, allowPrivate: [`rebind.example:${media.port}`] });
+    const f = new SafeFetcher({ resolve, allowPrivate: [`127.0.0.1:${media.port}`] });
     const before = media.hits.length;
     const got = await f.fetchToFile(`http://rebind.example:${media.port}/ok.png`, dest(), { maxBytes: 1000 });
     expect(got.size).toBe(PNG.length);

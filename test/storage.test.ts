@@ -185,6 +185,19 @@ describe.each(drivers)('storage contract: %s', (_name, make) => {
     expect(await h.driver.head(key)).toBeNull();
   });
 
+  it('list yields every stored key (nested ones too), never sidecars or half-written files', async () => {
+    const keys = [`${user}/${randomUUID()}.png`, `${user}/thumbs/${randomUUID()}.webp`];
+    for (const key of keys) await h.driver.put(key, Buffer.from('k'), { contentType: 'image/png' });
+    const gone = `${user}/${randomUUID()}.png`;
+    await h.driver.put(gone, Buffer.from('g'), { contentType: 'image/png' });
+    await h.driver.delete(gone);
+    const listed: string[] = [];
+    for await (const key of h.driver.list()) listed.push(key);
+    expect(listed).toEqual(expect.arrayContaining(keys));
+    expect(listed).not.toContain(gone);
+    expect(listed.every((k) => isValidKey(k))).toBe(true);
+  });
+
   it('refuses keys that are not ours (traversal, absolute, empty segments)', async () => {
     for (const bad of ['../x.png', `${user}/../../etc/passwd`, '/abs.png', `${user}//x.png`, '', `${user}/.hidden`, `a\\b.png`]) {
       expect(isValidKey(bad)).toBe(false);

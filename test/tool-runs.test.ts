@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { raceTest } from './helpers/test-db.js';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 import { createMemoryMedia } from './helpers/memory-media.js';
@@ -29,7 +30,7 @@ const waitUntil = async (check: () => Promise<boolean>, ms = 10_000) => {
   throw new Error('timed out waiting');
 };
 
-describe('validation (SPEC §5) before any charge', () => {
+describe('validation (requirements §5) before any charge', () => {
   it.each([
     ['fal-image-editor', { prompt: 'rotate 90' }, 'Please select an image to edit'],
     ['fal-image-editor', { image_url: 'https://x.test/a.png', prompt: '   ' }, 'Please describe what changes you want to make'],
@@ -150,7 +151,7 @@ describe('charging', () => {
 });
 
 describe('idempotency (L3)', () => {
-  it('20 concurrent identical runs with one Idempotency-Key -> one job, one charge, same answer', async () => {
+  it(raceTest('20 concurrent identical runs with one Idempotency-Key -> one job, one charge, same answer'), async () => {
     const user = await registerUser(t, { energy: 10 });
     const headers = { 'idempotency-key': 'run-once-123' };
     const results = await Promise.all(Array.from({ length: 20 }, () => run(user, 'fal-upscaler', { image_url: 'https://x.test/i.png' }, headers)));
@@ -174,7 +175,7 @@ describe('settling exactly once (L4, L5)', () => {
     return job;
   }
 
-  it('success and failure racing on one running job -> one outcome, balance consistent', async () => {
+  it(raceTest('success and failure racing on one running job -> one outcome, balance consistent'), async () => {
     provider.behaviour.delayMs = 2_000;
     try {
       const user = await registerUser(t, { energy: 10 });
@@ -199,7 +200,7 @@ describe('settling exactly once (L4, L5)', () => {
     }
   });
 
-  it('a stuck job swept twice (even concurrently) is refunded once', async () => {
+  it(raceTest('a stuck job swept twice (even concurrently) is refunded once'), async () => {
     provider.behaviour.delayMs = 2_000;
     try {
       const user = await registerUser(t, { energy: 10 });

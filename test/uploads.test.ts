@@ -51,7 +51,7 @@ describe('U1: size limits hold while streaming', () => {
     const u = await registerUser(t);
     const res = await upload(t, u, { filename: 'big.png', contentType: 'image/png', body: generated(PNG_MAGIC, 10 * MB + 1) });
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ error: 'Failed to upload image: File is too large (max 10 MB)', code: 'payload_too_large' });
+    expect(res.json()).toEqual({ error: 'Failed to upload image: File is too large (max 10 MB)', code: 'payload_too_large', request_id: expect.any(String) });
     await nothingKept(u);
   });
 
@@ -204,7 +204,7 @@ describe('U3: decompression bombs', () => {
     const res = await upload(t, u, { filename: 'bomb.png', contentType: 'image/png', body: bomb });
     clearInterval(sampler);
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ error: 'Failed to upload image: Image is too large (max 40 megapixels)', code: 'unprocessable' });
+    expect(res.json()).toEqual({ error: 'Failed to upload image: Image is too large (max 40 megapixels)', code: 'unprocessable', request_id: expect.any(String) });
     // Decoding it would take ~200 MB (1 byte/pixel) at least.
     expect(peak - before).toBeLessThan(60 * MB);
     await nothingKept(u);

@@ -10,14 +10,18 @@
  * provider's default post-process: "+ IBP" rows), and bicubic + IBP for
  * reference. A summary compares the DEFAULT path (the model the provider
  * picks for a 512x512 photo) with and without IBP against aligned Lanczos3.
- * Then time 2x of a 512x512 image through the provider (target < 10 s).
+ * Then the model the provider picks at 512, 1024 and 2048 px for x2 / x4 on
+ * each backend, and 2x of a 512x512 image through the provider.
  *
  * Env: BENCH_SIZE (HR side, default 256), BENCH_SCENES (default 6),
  * BENCH_MODELS (default 'slim,medium,thick'), BENCH_OUT (dir for sample PNGs),
  * BENCH_DEGRADE (how the low-res input is made: 'bicubic' (default, our
  * aligned antialiased bicubic = IBP's own degradation model), 'sharp'
  * (sharp's lanczos3 shrink) or 'box' (area average): the last two check IBP
- * when the degradation does not match), BENCH_RESTORE=0 skips the restore timings.
+ * when the degradation does not match), BENCH_BACKENDS (default 'wasm,onnx':
+ * every model on each backend, rows tagged [wasm] / [onnx], same weights),
+ * BENCH_ENSEMBLE (models also run as an x8 self-ensemble on ONNX, default
+ * 'thick'), BENCH_RESTORE=1 adds restore timings (bench/restore has the rest).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,11 +30,12 @@ import sharp from 'sharp';
 import { BACK_PROJECTION_ITERATIONS, backProject } from '../../src/server/providers/ai/local/backproject.js';
 import { createLocalAiProvider } from '../../src/server/providers/ai/local/index.js';
 import type { EsrganSize, ModelScale } from '../../src/server/providers/ai/local/models.js';
-import { pickEsrgan } from '../../src/server/providers/ai/local/models.js';
+import { estimateSeconds, pickEsrgan } from '../../src/server/providers/ai/local/models.js';
+import type { AiBackend } from '../../src/server/providers/ai/local/pool.js';
 import { TfWorkerPool } from '../../src/server/providers/ai/local/pool.js';
 import type { RawImage } from '../../src/server/providers/ai/local/resample.js';
 import { resize } from '../../src/server/providers/ai/local/resample.js';
-import { esrganPass } from '../../src/server/providers/ai/local/upscale.js';
+import { esrganEnsemble, esrganPass, MAX_OUTPUT_PIXELS } from '../../src/server/providers/ai/local/upscale.js';
 import { psnrY, ssimY } from './metrics.js';
 import { SCENE_NAMES, scene } from './scenes.js';
 
@@ -39,10 +44,13 @@ const NSCENES = Math.min(SCENE_NAMES.length, Number(process.env.BENCH_SCENES ?? 
 const MODELS = (process.env.BENCH_MODELS ?? 'slim,medium,thick').split(',') as EsrganSize[];
 const OUT = process.env.BENCH_OUT;
 const DEGRADE = process.env.BENCH_DEGRADE ?? 'bicubic';
-const RESTORE = process.env.BENCH_RESTORE !== '0';
+const RESTORE = process.env.BENCH_RESTORE === '1';
+const BACKENDS = (process.env.BENCH_BACKENDS ?? 'wasm,onnx').split(',') as AiBackend[];
+/** Geometric self-ensemble rows (ONNX only): 'thick' by default; '' to skip. */
+const ENSEMBLE = (process.env.BENCH_ENSEMBLE ?? 'thick').split(',').filter(Boolean) as EsrganSize[];
 const WORKERS = 2;
 /** The provider's default budget (index.ts) and the reference photo of the product target. */
-const DEFAULT_BUDGET = 45;
+const DEFAULT_BUDGET = 60;
 const DEFAULT_FOR = 512 * 512;
 
 function boxShrink(img: RawImage, s: number): RawImage {
@@ -90,15 +98,19 @@ interface Row {
 }
 
 async function main() {
-  const pool = new TfWorkerPool({ size: WORKERS, idleMs: 600_000 });
-  await pool.warmup();
+  const pools = new Map<AiBackend, TfWorkerPool>();
+  for (const b of BACKENDS) {
+    const p = new TfWorkerPool({ size: WORKERS, idleMs: 600_000, backend: b });
+    await p.warmup();
+    pools.set(b, p);
+  }
   const hr: RawImage[] = [];
   for (let k = 0; k < NSCENES; k++) hr.push(await scene(k, SIZE, SIZE));
   if (OUT) mkdirSync(OUT, { recursive: true });
 
   console.log(`load average at start: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
   console.log(
-    `Upscaler benchmark: ${NSCENES} procedural photos ${SIZE}x${SIZE}, low-res input by ${DEGRADE} shrink, ${WORKERS} workers (tfjs wasm), models: ${MODELS.join(', ')}, IBP ${BACK_PROJECTION_ITERATIONS} iterations`,
+    `Upscaler benchmark: ${NSCENES} procedural photos ${SIZE}x${SIZE}, low-res input by ${DEGRADE} shrink, ${WORKERS} workers, backends: ${BACKENDS.join(', ')}, models: ${MODELS.join(', ')}, IBP ${BACK_PROJECTION_ITERATIONS} iterations`,
   );
   const results: Record<string, Record<number, Row>> = {};
   const add = (method: string, s: number, ref: RawImage, out: RawImage, seconds: number, inPx: number) => {
@@ -130,23 +142,29 @@ async function main() {
         await sharp(ref.data, { raw: { width: ref.width, height: ref.height, channels: 3 } }).png().toFile(join(OUT, `${SCENE_NAMES[k]}-hr.png`));
         await sharp(bic.data, { raw: { width: ref.width, height: ref.height, channels: 3 } }).png().toFile(join(OUT, `${SCENE_NAMES[k]}-x${s}-bicubic.png`));
       }
-      for (const m of MODELS) {
+      const runs: Array<[AiBackend, EsrganSize, 1 | 8]> = [];
+      for (const b of BACKENDS) for (const m of MODELS) runs.push([b, m, 1]);
+      if (BACKENDS.includes('onnx')) for (const m of ENSEMBLE) runs.push(['onnx', m, 8]);
+      for (const [b, m, ens] of runs) {
+        const pool = pools.get(b)!;
+        const tag = `esrgan-${m}${ens > 1 ? ' x8-ens' : ''} [${b}]`;
         t = performance.now();
         const c0 = process.cpuUsage();
-        const up = await esrganPass(lr, { pool, model: m, scale: s });
+        const up = ens > 1 ? await esrganEnsemble(lr, { pool, model: m, scale: s }, 8) : await esrganPass(lr, { pool, model: m, scale: s });
         const modelSeconds = (performance.now() - t) / 1000;
-        add(`esrgan-${m}`, s, ref, up, modelSeconds, lw * lh);
+        add(tag, s, ref, up, modelSeconds, lw * lh);
         const c = process.cpuUsage(c0);
-        results[`esrgan-${m}`][s].cpu = (results[`esrgan-${m}`][s].cpu ?? 0) + (c.user + c.system) / 1e6;
+        results[tag][s].cpu = (results[tag][s].cpu ?? 0) + (c.user + c.system) / 1e6;
         t = performance.now();
         const c1 = process.cpuUsage();
         const bp = await backProject(lr, up);
-        add(`esrgan-${m} + IBP`, s, ref, bp, modelSeconds + (performance.now() - t) / 1000, lw * lh);
+        add(`${tag} + IBP`, s, ref, bp, modelSeconds + (performance.now() - t) / 1000, lw * lh);
         const cb = process.cpuUsage(c1);
-        results[`esrgan-${m} + IBP`][s].cpu = (results[`esrgan-${m} + IBP`][s].cpu ?? 0) + (c.user + c.system + cb.user + cb.system) / 1e6;
+        results[`${tag} + IBP`][s].cpu = (results[`${tag} + IBP`][s].cpu ?? 0) + (c.user + c.system + cb.user + cb.system) / 1e6;
         if (OUT) {
-          await sharp(up.data, { raw: { width: up.width, height: up.height, channels: 3 } }).png().toFile(join(OUT, `${SCENE_NAMES[k]}-x${s}-${m}.png`));
-          await sharp(bp.data, { raw: { width: bp.width, height: bp.height, channels: 3 } }).png().toFile(join(OUT, `${SCENE_NAMES[k]}-x${s}-${m}-ibp.png`));
+          const f = `${SCENE_NAMES[k]}-x${s}-${m}${ens > 1 ? '-ens' : ''}-${b}`;
+          await sharp(up.data, { raw: { width: up.width, height: up.height, channels: 3 } }).png().toFile(join(OUT, `${f}.png`));
+          await sharp(bp.data, { raw: { width: bp.width, height: bp.height, channels: 3 } }).png().toFile(join(OUT, `${f}-ibp.png`));
         }
       }
     }
@@ -159,7 +177,7 @@ async function main() {
   const signed = (v: number) => `${v >= 0 ? '+' : ''}${v.toFixed(2)}`;
   console.log('');
   console.log(
-    pad('method', 26) +
+    pad('method', 34) +
       [2, 4]
         .map((s) => pad(`x${s} PSNR-Y`, 11) + pad('SSIM-Y', 8) + pad('dB vs bic', 10) + pad('SSIM/bic', 9) + pad('dB vs lan', 10) + pad('s/out-MP', 10) + pad('cpu-s/in-MP', 12))
         .join('| '),
@@ -182,17 +200,60 @@ async function main() {
         pad(Number.isNaN(perInWorker) ? '-' : perInWorker.toFixed(0), 12)
       );
     });
-    console.log(pad(method, 26) + cells.join('| '));
+    console.log(pad(method, 34) + cells.join('| '));
   }
   console.log('(s/out-MP: wall seconds per output megapixel with 2 workers; cpu-s/in-MP: CPU seconds per input megapixel, i.e. one worker on an idle core: the unit of models.ts ESRGAN_COST)');
 
-  // The default path: the model the provider picks for a 512x512 photo, with and without IBP, vs aligned Lanczos3.
-  console.log(`\nDefault path (model picked for a 512x512 photo, ${DEFAULT_BUDGET} s budget, ${WORKERS} workers) vs aligned lanczos3:`);
+  // Speed per backend: cpu-s per input MP of each model, and the ONNX / wasm ratio (same run, same tiles).
+  if (BACKENDS.length > 1) {
+    console.log('\nSpeed, CPU seconds per input megapixel (one worker on an idle core), same run:');
+    for (const m of MODELS)
+      for (const s of [2, 4]) {
+        const cells = BACKENDS.map((b) => {
+          const r = results[`esrgan-${m} [${b}]`][s];
+          return { b, v: r.cpu! / (r.inPixels / 1e6) };
+        });
+        const w = cells.find((c) => c.b === 'wasm')?.v;
+        const o = cells.find((c) => c.b === 'onnx')?.v;
+        console.log(
+          `  esrgan-${m} x${s}: ${cells.map((c) => `${c.b} ${c.v.toFixed(0)}`).join(', ')}${w && o ? ` -> onnx ${(w / o).toFixed(1)}x faster` : ''}`,
+        );
+      }
+  }
+  for (const m of ENSEMBLE)
+    for (const s of [2, 4]) {
+      const one = results[`esrgan-${m} [onnx] + IBP`]?.[s];
+      const ens = results[`esrgan-${m} x8-ens [onnx] + IBP`]?.[s];
+      if (one && ens)
+        console.log(
+          `Self-ensemble x8, esrgan-${m} x${s} + IBP: ${mean(ens.psnr).toFixed(2)} vs ${mean(one.psnr).toFixed(2)} dB (${signed(mean(ens.psnr) - mean(one.psnr))} dB), SSIM ${mean(ens.ssim).toFixed(4)} vs ${mean(one.ssim).toFixed(4)}`,
+        );
+    }
+
+  // The model the provider picks (60 s budget, 2 workers) per input size and backend.
+  console.log(`\nModel picked by the upscaler (budget ${DEFAULT_BUDGET} s, ${WORKERS} workers; estimate from models.ts):`);
+  for (const side of [512, 1024, 2048])
+    for (const s of [2, 4] as ModelScale[]) {
+      const px = side * side;
+      if (px * s * s > MAX_OUTPUT_PIXELS) {
+        console.log(`  ${side}x${side} x${s}: refused (output ${side * s}x${side * s} is over the 16.8 MP limit)`);
+        continue;
+      }
+      const cells = BACKENDS.map((b) => {
+        const m = pickEsrgan(px, s, DEFAULT_BUDGET, WORKERS, undefined, b);
+        return `${b}: ${m} (~${estimateSeconds(m, s, px, WORKERS, b).toFixed(0)} s)`;
+      });
+      console.log(`  ${side}x${side} x${s}: ${cells.join(', ')}`);
+    }
+
+  // The default path on the fastest backend: the model picked for a 512x512 photo, with and without IBP, vs aligned Lanczos3.
+  const fastest = BACKENDS.includes('onnx') ? 'onnx' : BACKENDS[0];
+  console.log(`\nDefault path (model picked for a 512x512 photo on ${fastest}, ${DEFAULT_BUDGET} s budget, ${WORKERS} workers) vs aligned lanczos3:`);
   for (const s of [2, 4] as ModelScale[]) {
-    const m = pickEsrgan(DEFAULT_FOR, s, DEFAULT_BUDGET, WORKERS);
+    const m = pickEsrgan(DEFAULT_FOR, s, DEFAULT_BUDGET, WORKERS, undefined, fastest);
     const lp = mean(lan[s].psnr);
     const lq = mean(lan[s].ssim);
-    for (const label of [`esrgan-${m}`, `esrgan-${m} + IBP`]) {
+    for (const label of [`esrgan-${m} [${fastest}]`, `esrgan-${m} [${fastest}] + IBP`]) {
       const r = results[label]?.[s];
       if (!r) {
         console.log(`  x${s} ${label}: not measured (BENCH_MODELS)`);
@@ -202,12 +263,12 @@ async function main() {
       const q = mean(r.ssim);
       const wins = r.psnr.filter((v, i) => v > lan[s].psnr[i]).length;
       console.log(
-        `  x${s} ${pad(label, 20)} PSNR-Y ${p.toFixed(2)} (${signed(p - lp)} dB vs lanczos3 ${lp.toFixed(2)}, ratio ${(p / lp).toFixed(4)}), ` +
+        `  x${s} ${pad(label, 28)} PSNR-Y ${p.toFixed(2)} (${signed(p - lp)} dB vs lanczos3 ${lp.toFixed(2)}, ratio ${(p / lp).toFixed(4)}), ` +
           `SSIM-Y ${q.toFixed(4)} (ratio ${(q / lq).toFixed(4)} vs ${lq.toFixed(4)}), above lanczos3 on ${wins}/${r.psnr.length} photos -> ${p > lp ? 'ABOVE' : 'BELOW'} lanczos3`,
       );
     }
   }
-  await pool.close();
+  for (const p of pools.values()) await p.close();
 
   // 2x of a 512x512 photo through the provider (decode, tiles, blend, encode).
   const dir = mkdtempSync(join(tmpdir(), 'bench-upscale-'));
@@ -215,14 +276,13 @@ async function main() {
     const big = await scene(0, 512, 512);
     const path = join(dir, 'in.png');
     await sharp(big.data, { raw: { width: 512, height: 512, channels: 3 } }).png().toFile(path);
-    console.log('\n2x of a 512x512 image through createLocalAiProvider().upscaleImage (target < 10 s):');
-    for (const [forced, ibp] of [
-      [undefined, undefined],
-      [undefined, 0],
-      ['slim', undefined],
-      ['medium', undefined],
-    ] as Array<[EsrganSize | undefined, number | undefined]>) {
-      const ai = createLocalAiProvider({ threads: WORKERS, upscaleModel: forced, backProjectionIterations: ibp });
+    console.log('\n2x of a 512x512 image through createLocalAiProvider().upscaleImage (spec: 30-60 s):');
+    for (const [backend, forced, ibp] of [
+      ['onnx', undefined, undefined],
+      ['wasm', undefined, undefined],
+    ] as Array<[AiBackend, EsrganSize | undefined, number | undefined]>) {
+      if (!BACKENDS.includes(backend)) continue;
+      const ai = createLocalAiProvider({ threads: WORKERS, backend, upscaleModel: forced, backProjectionIterations: ibp });
       await ai.pool.warmup();
       const t = performance.now();
       const c0 = process.cpuUsage();
@@ -232,7 +292,7 @@ async function main() {
       );
       const c = process.cpuUsage(c0);
       console.log(
-        `  ${forced ? `forced ${forced}` : 'default choice'}${ibp === 0 ? ', IBP off' : ''}: ${((performance.now() - t) / 1000).toFixed(2)} s wall, ${((c.user + c.system) / 1e6).toFixed(1)} cpu-s -> ${out.width}x${out.height}, model '${out.model}'`,
+        `  ${backend}, ${forced ? `forced ${forced}` : 'default choice'}${ibp === 0 ? ', IBP off' : ''}: ${((performance.now() - t) / 1000).toFixed(2)} s wall, ${((c.user + c.system) / 1e6).toFixed(1)} cpu-s -> ${out.width}x${out.height}, model '${out.model}'`,
       );
       await ai.close();
     }

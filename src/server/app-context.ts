@@ -5,7 +5,11 @@ import { EnergyService } from './features/energy/energy.service.js';
 import { ReferralsService } from './features/referrals/referrals.service.js';
 import { PaymentsService } from './features/payments/payments.service.js';
 import { createCheckoutGateway } from './providers/payments/create-gateway.js';
-import type { ToolsService } from './features/tools/tools.service.js';
+import { ToolsService } from './features/tools/tools.service.js';
+import type { ToolMediaPort } from './features/tools/tool-media.js';
+import { libraryMediaPort } from './features/tools/library-media.js';
+import { JobQueue } from './jobs/queue.js';
+import { createAiProviders, type AiProviders } from './providers/ai/create-ai-providers.js';
 import { ProfilesService } from './features/profiles/profiles.service.js';
 import { PricingService } from './features/pricing/pricing.service.js';
 import { SettingsService } from './features/settings/settings.service.js';
@@ -13,6 +17,17 @@ import { AdminService } from './features/admin/admin.service.js';
 import { createLibraryService } from './features/library/create-library.js';
 import type { LibraryService } from './features/library/library.service.js';
 import { RealtimeHub } from './realtime/realtime-hub.js';
+import { Limiter } from './features/limits/limiter.js';
+import { authLimitsOf } from './features/auth/auth-throttle.js';
+import { ApiKeysService } from './features/api-keys/api-keys.service.js';
+import { DEFAULT_WEBHOOK_SETTINGS, WebhooksService } from './features/webhooks/webhooks.service.js';
+import { SafeFetcher } from './net/safe-fetch.js';
+import { ToolRegistry } from './tools/registry.js';
+import { BUILT_IN_TOOLS } from './tools/index.js';
+import type { Tool } from './tools/tool-definition.js';
+import { MailService } from './features/mail/mail.service.js';
+import { createMailTransport } from './features/mail/mail-transport.js';
+import { AccountService, exportInlineMaxBytes } from './features/account/account.service.js';
 
 import type { Logger as PinoLogger } from 'pino';
 
@@ -35,23 +50,66 @@ export interface Services {
   settings: SettingsService;
   admin: AdminService;
   realtime: RealtimeHub;
+  /** Rate limits and concurrency slots shared by every process (features/limits). */
+  limiter: Limiter;
   library: LibraryService;
   payments: PaymentsService;
-  /** Present once the tool runtime (queue) has started. */
-  tools?: ToolsService;
+  apiKeys: ApiKeysService;
+  webhooks: WebhooksService;
+  /** The tools the product offers: the one list routes, worker, prices and OpenAPI read. */
+  registry: ToolRegistry;
+  mail: MailService;
+  account: AccountService;
+  /** Tool runs; they are taken and worked once the tool runtime has started the queue. */
+  tools: ToolsService;
+  queue: JobQueue;
+  /** The AI provider that runs each tool. */
+  ai: AiProviders;
 }
 
-export function createServices(config: Config, db: Db, log: Logger): Services {
+export interface ServiceOptions {
+  /** The tools offered (default: the product's five). */
+  tools?: readonly Tool[];
+  /** Where runs read inputs and save results (default: the media library itself). */
+  media?: (library: LibraryService) => ToolMediaPort;
+  /** Which provider runs each tool (default: AI_PROVIDER and its per-tool settings). */
+  ai?: AiProviders;
+}
+
+/** Builds every service once, each with what it needs: nothing is plugged in later. */
+export function createServices(config: Config, db: Db, log: Logger, opts: ServiceOptions = {}): Services {
   const referrals = new ReferralsService(db, log);
   const energy = new EnergyService(db);
   const realtime = new RealtimeHub(db, { log });
   const pricing = new PricingService(db);
+  const limiter = new Limiter(db);
   // Balance changes reach the user's open screens (after commit; never fails the change).
   energy.onBalanceChange((userId) => {
     realtime.publishBalance(userId).catch((err) => log.warn({ err, userId }, 'balance event not sent'));
   });
+  const apiKeys = new ApiKeysService(db);
+  const library = createLibraryService(config, db, log);
+  const mail = new MailService(db, createMailTransport(config), config.publicUrl, log);
+  const account = new AccountService(db, mail, library.storage, limiter, {
+    publicUrl: config.publicUrl,
+    emailVerification: config.EMAIL_VERIFICATION,
+    exportInlineMaxBytes: exportInlineMaxBytes(config.EXPORT_INLINE_MAX_MB),
+  }, log);
+  const registry = new ToolRegistry(opts.tools ?? BUILT_IN_TOOLS);
+  const ai = opts.ai ?? createAiProviders(config);
+  const queue = new JobQueue(db);
+  const tools = new ToolsService(db, energy, pricing, queue, (opts.media ?? libraryMediaPort)(library), realtime, registry, (tool, input) =>
+    tool.refuse(ai.providerFor(tool.endpoint), input),
+  );
   return {
-    auth: new AuthService(db, config.ADMIN_EMAILS, referrals, log),
+    auth: new AuthService(db, config.ADMIN_EMAILS, referrals, log, limiter, authLimitsOf(config), apiKeys),
+    limiter,
+    apiKeys,
+    webhooks: new WebhooksService(db, new SafeFetcher({ allowPrivate: config.FETCH_ALLOW_PRIVATE_HOSTS, userAgent: 'PixelRush-Webhooks/1.0' }), {
+      ...DEFAULT_WEBHOOK_SETTINGS,
+      appSecret: config.APP_SECRET,
+      retryBaseSeconds: config.WEBHOOK_RETRY_BASE_SECONDS,
+    }),
     referrals,
     profiles: new ProfilesService(db),
     energy,
@@ -59,7 +117,13 @@ export function createServices(config: Config, db: Db, log: Logger): Services {
     settings: new SettingsService(db, realtime),
     admin: new AdminService(db, energy, realtime, log),
     realtime,
-    library: createLibraryService(config, db, log),
+    library,
+    mail,
+    account,
     payments: new PaymentsService(db, energy, pricing, createCheckoutGateway(config, db), config, log),
+    registry,
+    tools,
+    queue,
+    ai,
   };
 }

@@ -1,14 +1,24 @@
 import { bootContext, configOrExit } from './boot.js';
 import { DataDirBusyError } from './db/data-dir-lock.js';
 import { AppError } from './http/errors.js';
+import { backupCommand, restoreCommand } from './ops/backup-commands.js';
+import { migrateToCommand } from './ops/migrate-to.js';
+import { RestoreError } from './ops/restore.js';
+import { MigrateToError } from './ops/migrate-to.js';
 
 const USAGE = `Usage:
   npm run cli -- role <email> admin|vip|user   set an account's role
   npm run cli -- grant <email> <energy>        add ENERGY to an account
   npm run cli -- migrate                       apply database migrations
+  npm run cli -- backup <file>                 write a backup archive (database + local files)
+  npm run cli -- restore <file>                restore a backup into an empty install
+  npm run cli -- migrate-to --database-url <url> [--s3-bucket <name> --s3-endpoint <url>
+                 --s3-region <r> --s3-access-key-id <id> --s3-secret-access-key <secret>]
+                                               move an embedded install to Postgres (+ S3)
 
 With the embedded database the app must be stopped first (it owns the data
-directory); with DATABASE_URL the CLI works beside running apps.`;
+directory), except for backup, which the running app makes itself; with
+DATABASE_URL the CLI works beside running apps.`;
 
 async function main(argv: string[]) {
   const [command, ...args] = argv;
@@ -17,6 +27,17 @@ async function main(argv: string[]) {
     return;
   }
   const config = configOrExit();
+  // These open the database themselves: a restore must see it before any migration runs.
+  if (command === 'backup' || command === 'restore') {
+    const [file] = args;
+    if (!file) throw new AppError('validation', `${command} needs a file name.\n\n${USAGE}`);
+    await (command === 'backup' ? backupCommand : restoreCommand)(config, file, (line) => console.log(line));
+    return;
+  }
+  if (command === 'migrate-to') {
+    await migrateToCommand(config, args, (line) => console.log(line));
+    return;
+  }
   const ctx = await bootContext({ ...config, LOG_LEVEL: 'warn' });
   try {
     switch (command) {
@@ -50,7 +71,7 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((err) => {
-  if (err instanceof DataDirBusyError || err instanceof AppError) {
+  if (err instanceof DataDirBusyError || err instanceof AppError || err instanceof RestoreError || err instanceof MigrateToError) {
     console.error(err.message);
   } else {
     console.error(err);

@@ -1,7 +1,10 @@
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ToolEndpoint } from '../shared/tools.js';
+import { isPublicAddress, parseAddressPort } from './net/ip-policy.js';
+import { PRODUCT_NAME } from '../shared/constants.js';
 
 /**
  * The one place that reads process.env. Parsed once at boot; a wrong setting
@@ -21,7 +24,11 @@ const csv = z
 
 const envSchema = z
   .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    /**
+     * No default: `npm start` and `npm run dev` say development explicitly, so
+     * a server started some other way is not mistaken for a developer's machine.
+     */
+    NODE_ENV: z.enum(['development', 'production', 'test']).optional(),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
     DATA_DIR: z.string().min(1).default('./data'),
@@ -50,12 +57,12 @@ const envSchema = z
     S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
     /** Lifetime of signed file links (default 1 hour). */
     SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(3600),
-    /** Upload limits in MB (SPEC §9: image 10, video 100). */
+    /** Upload limits in MB (requirements §9: image 10, video 100). */
     UPLOAD_IMAGE_MAX_MB: z.coerce.number().positive().max(1024).default(10),
     UPLOAD_VIDEO_MAX_MB: z.coerce.number().positive().max(4096).default(100),
     /**
-     * Tests only: hosts (`127.0.0.1`) or host:port pairs the URL fetcher may
-     * reach although they are private. Empty (deny all private) by default.
+     * Tests only: exact address:port pairs (`127.0.0.1:4010`, `[::1]:4010`) the
+     * URL fetcher may reach although they are private. Refused in production.
      */
     FETCH_ALLOW_PRIVATE_HOSTS: csv,
     // AI processing: the local CPU provider by default, fal.ai with FAL_KEY.
@@ -78,6 +85,38 @@ const envSchema = z
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
     /** Runs of one user at once across all processes. */
     USER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+    // Abuse limits, held in the database so every app process shares them. 0 turns one off.
+    /** Password checks per account a minute from addresses it never signed in from; also per account and address. */
+    SIGNIN_PER_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(0).default(10),
+    /** Sign-in attempts per address: a minute and an hour (the hour tier is the longer wait). */
+    SIGNIN_PER_IP_PER_MINUTE: z.coerce.number().int().min(0).default(20),
+    SIGNIN_PER_IP_PER_HOUR: z.coerce.number().int().min(0).default(100),
+    /** Sign-up attempts per address an hour. */
+    SIGNUP_PER_IP_PER_HOUR: z.coerce.number().int().min(0).default(20),
+    /** Library uploads per user an hour. */
+    UPLOADS_PER_HOUR: z.coerce.number().int().min(0).default(100),
+    /** URL imports per user an hour. */
+    URL_IMPORTS_PER_HOUR: z.coerce.number().int().min(0).default(50),
+    /** Outbound URL fetches one user may have running at once. */
+    URL_FETCHES_AT_ONCE: z.coerce.number().int().min(0).default(3),
+    /** Tool runs a user may start a minute (on top of USER_CONCURRENCY). */
+    TOOL_RUNS_PER_MINUTE: z.coerce.number().int().min(0).default(20),
+    /** Library storage per user, in MB. */
+    STORAGE_QUOTA_MB: z.coerce.number().min(0).default(5120),
+    /** Calls a minute one personal API key may make (0 = no limit); shared by every process. */
+    API_KEY_CALLS_PER_MINUTE: z.coerce.number().int().min(0).default(120),
+    /** First retry delay of a failed webhook delivery; later ones double (up to 2 h), for up to 24 h. */
+    WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+    /** On SIGTERM: seconds running tool jobs get to finish before they go back to the queue. */
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(25),
+    /** /metrics on the app's port needs `Authorization: Bearer <METRICS_TOKEN>`; off when neither this nor METRICS_PORT is set. */
+    METRICS_TOKEN: z.string().min(16).optional(),
+    /** A separate listener for /metrics only (the worker's only way to be scraped). */
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    /** ffmpeg and ffprobe binaries; by default the system's, else the one an npm package ships. */
+    FFMPEG_PATH: z.string().min(1).optional(),
+    FFPROBE_PATH: z.string().min(1).optional(),
     // Payments: real Stripe when a secret key is set, else the built-in test checkout.
     STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
     STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
@@ -87,8 +126,30 @@ const envSchema = z
     STRIPE_PRICE_STARTER: z.string().min(1).optional(),
     STRIPE_PRICE_PRO: z.string().min(1).optional(),
     STRIPE_PRICE_POWER: z.string().min(1).optional(),
-    /** The built-in test checkout: on by default, off in production unless 'on'. */
+    /**
+     * The built-in test checkout. 'auto' turns it on only without a Stripe key
+     * and with NODE_ENV=development or test; 'on' asks for it anywhere (a
+     * warning is logged when the site is public).
+     */
     TEST_CHECKOUT: z.enum(['auto', 'on', 'off']).default('auto'),
+    // E-mail: SMTP when SMTP_URL is set, else the built-in dev outbox (when on).
+    /** smtp://user:pass@host:587 or smtps://...:465 */
+    SMTP_URL: z
+      .string()
+      .url()
+      .refine((u) => /^smtps?:\/\//.test(u), 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    /** Sender of every mail, e.g. `PixelRush <no-reply@example.com>`. */
+    MAIL_FROM: z.string().min(3).optional(),
+    /** The dev outbox page (/dev/outbox): on by default, off in production unless 'on'. */
+    MAIL_OUTBOX: z.enum(['auto', 'on', 'off']).default('auto'),
+    /** When on, new accounts must click an e-mailed link before buying or running tools. */
+    EMAIL_VERIFICATION: z
+      .enum(['on', 'off'])
+      .default('off')
+      .transform((v) => v === 'on'),
+    /** 'Download my data' streams at once up to this many MB of library files; above, it is built as a job. */
+    EXPORT_INLINE_MAX_MB: z.coerce.number().min(0).max(100_000).default(200),
   })
   .superRefine((env, ctx) => {
     if (!!env.S3_ACCESS_KEY_ID !== !!env.S3_SECRET_ACCESS_KEY) {
@@ -106,6 +167,28 @@ const envSchema = z
     if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['STRIPE_WEBHOOK_SECRET'], message: 'is required with STRIPE_SECRET_KEY' });
     }
+    const exposure = exposureOf(env);
+    if (env.TEST_CHECKOUT === 'auto' && !env.STRIPE_SECRET_KEY && exposure && isExplicitDev(env)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TEST_CHECKOUT'],
+        message:
+          `the built-in test checkout would sell ENERGY for made-up card numbers ${exposure}. ` +
+          'Set STRIPE_SECRET_KEY, or TEST_CHECKOUT=off, or TEST_CHECKOUT=on if that is really meant',
+      });
+    }
+    if (env.NODE_ENV === 'production' && env.FETCH_ALLOW_PRIVATE_HOSTS.length > 0) {
+      ctx.addIssue({ code: 'custom', path: ['FETCH_ALLOW_PRIVATE_HOSTS'], message: 'is for tests only and is refused when NODE_ENV=production' });
+    }
+    for (const entry of env.FETCH_ALLOW_PRIVATE_HOSTS) {
+      if (!parseAddressPort(entry)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['FETCH_ALLOW_PRIVATE_HOSTS'],
+          message: `'${entry}' is not an IP address with a port (e.g. 127.0.0.1:4010 or [::1]:4010)`,
+        });
+      }
+    }
     if (env.NODE_ENV === 'production' && (env.APP_SECRET === DEV_SECRET || env.APP_SECRET.length < 32)) {
       ctx.addIssue({
         code: 'custom',
@@ -121,11 +204,23 @@ export interface Config extends Env {
   dataDir: string;
   publicUrl: string;
   isProduction: boolean;
-  /** The provider each tool runs on. */
-  aiProviders: Record<ToolEndpoint, 'local' | 'fal'>;
+  /** The provider each tool runs on (by endpoint); a tool not listed runs on defaultAiProvider. */
+  aiProviders: Readonly<Record<string, 'local' | 'fal'>>;
+  defaultAiProvider: 'local' | 'fal';
   workerConcurrency: number;
   /** Which checkout sells ENERGY: real Stripe, the built-in test page, or none. */
   payments: 'stripe' | 'test' | 'disabled';
+  /**
+   * Set when the built-in test checkout is on where strangers can reach it
+   * (TEST_CHECKOUT=on in production or behind a public PUBLIC_URL): the app
+   * logs it loudly at start.
+   */
+  testCheckoutWarning: string | null;
+  /** How mail leaves: SMTP, the dev outbox, or not at all (logged). */
+  mailTransport: 'smtp' | 'outbox' | 'disabled';
+  /** Whether the dev outbox page exists. */
+  mailOutbox: boolean;
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {}
@@ -139,19 +234,54 @@ export function parseConfig(source: Record<string, string | undefined> = process
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const env = result.data;
+  const exposure = exposureOf(env);
+  const payments = paymentsOf(env);
+  const publicUrl = (env.PUBLIC_URL ?? `http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}`).replace(/\/$/, '');
+  // The outbox shows every reset link to whoever opens it: never on its own where strangers can reach the site.
+  const mailOutbox = env.MAIL_OUTBOX === 'on' || (env.MAIL_OUTBOX === 'auto' && isExplicitDev(env) && exposure === null);
   return {
     ...env,
     dataDir: path.resolve(env.DATA_DIR),
-    publicUrl: (env.PUBLIC_URL ?? `http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}`).replace(/\/$/, ''),
+    publicUrl,
     isProduction: env.NODE_ENV === 'production',
     aiProviders: aiProvidersOf(env),
+    defaultAiProvider: env.AI_PROVIDER ?? (env.FAL_KEY ? 'fal' : 'local'),
     workerConcurrency: env.WORKER_CONCURRENCY ?? Math.max(1, os.availableParallelism()),
-    payments: env.STRIPE_SECRET_KEY
-      ? 'stripe'
-      : env.TEST_CHECKOUT === 'on' || (env.TEST_CHECKOUT === 'auto' && env.NODE_ENV !== 'production')
-        ? 'test'
-        : 'disabled',
+    payments,
+    testCheckoutWarning:
+      payments === 'test' && exposure
+        ? `TEST_CHECKOUT=on: the built-in test checkout grants ENERGY for test card numbers ${exposure}. Anyone can top up for free.`
+        : null,
+    mailTransport: env.SMTP_URL ? 'smtp' : mailOutbox ? 'outbox' : 'disabled',
+    mailOutbox,
+    mailFrom: env.MAIL_FROM ?? `${PRODUCT_NAME} <no-reply@${new URL(publicUrl).hostname}>`,
   };
+}
+
+/** Development is explicit: the npm scripts set NODE_ENV; a bare start sets nothing. */
+function isExplicitDev(env: Env): boolean {
+  return env.NODE_ENV === 'development' || env.NODE_ENV === 'test';
+}
+
+function paymentsOf(env: Env): Config['payments'] {
+  if (env.STRIPE_SECRET_KEY) return 'stripe';
+  if (env.TEST_CHECKOUT === 'on') return 'test';
+  if (env.TEST_CHECKOUT === 'auto' && isExplicitDev(env)) return 'test';
+  return 'disabled';
+}
+
+/**
+ * Where strangers could reach the site, in words for a message, or null on a
+ * developer's machine: NODE_ENV=production, or a PUBLIC_URL whose host is a
+ * name or a public address (not localhost, loopback or a private network).
+ */
+function exposureOf(env: Env): string | null {
+  if (env.NODE_ENV === 'production') return 'with NODE_ENV=production';
+  if (!env.PUBLIC_URL) return null;
+  const host = new URL(env.PUBLIC_URL).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return null;
+  if (net.isIP(host) && !isPublicAddress(host)) return null;
+  return `on the public address ${env.PUBLIC_URL}`;
 }
 
 function aiProvidersOf(env: Env): Record<ToolEndpoint, 'local' | 'fal'> {

@@ -1,13 +1,16 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bootContext, bootToolRuntime, configOrExit } from './boot.js';
+import { bootContext, bootMetrics, bootToolRuntime, configOrExit, logFfmpeg } from './boot.js';
 import { buildApp } from './http/app.js';
 import { DataDirBusyError } from './db/data-dir-lock.js';
+import { exitAfterDrain } from './lifecycle/shutdown.js';
 import { PRODUCT_NAME } from '../shared/constants.js';
 
+// src/server/main.ts and the compiled dist/server/main.js sit at the same depth.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 async function main() {
+  const startedAt = performance.now();
   const config = configOrExit();
   const ctx = await bootContext(config).catch((err) => {
     if (err instanceof DataDirBusyError) {
@@ -16,29 +19,44 @@ async function main() {
     }
     throw err;
   });
+  logFfmpeg(ctx);
   await ctx.services.auth.applyAdminEmails();
   const runtime = await bootToolRuntime(ctx, config.RUN_WORKERS);
-  const app = await buildApp(ctx, { webDir: path.join(ROOT, 'dist/web'), loggerInstance: ctx.log });
+  const metrics = await bootMetrics(ctx, true);
+  let draining = false;
+  const app = await buildApp(ctx, {
+    webDir: path.join(ROOT, 'dist/web'),
+    loggerInstance: ctx.log,
+    queueReady: () => !draining && runtime.queue.running,
+    metrics: metrics.registry,
+  });
 
-  const housekeeping = setInterval(() => void ctx.services.auth.housekeeping().catch(() => {}), 10 * 60_000);
+  // Expired sessions, throttle history, reset and confirmation tokens.
+  const tidy = () => Promise.all([ctx.services.auth.housekeeping(), ctx.services.account.housekeeping()]);
+  const housekeeping = setInterval(() => void tidy().catch(() => {}), 10 * 60_000);
   housekeeping.unref();
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    ctx.log.info({ signal }, 'shutting down');
-    clearInterval(housekeeping);
-    await app.close().catch(() => {});
-    await runtime.stop().catch(() => {});
-    await ctx.db.close().catch(() => {});
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  const grace = config.SHUTDOWN_GRACE_SECONDS;
+  exitAfterDrain(
+    ctx.log,
+    async (signal) => {
+      draining = true;
+      ctx.log.info({ signal, graceSeconds: grace }, 'draining: no new requests or jobs; running jobs may finish');
+      clearInterval(housekeeping);
+      // The listener closes at once (streams get a retry hint); running jobs
+      // keep going meanwhile and are handed back if the grace period ends first.
+      await Promise.all([app.close(), runtime.stop(grace)]);
+      await metrics.close();
+      await ctx.db.close();
+    },
+    (grace + 15) * 1000,
+  );
 
   await app.listen({ port: config.PORT, host: config.HOST });
-  ctx.log.info(`${PRODUCT_NAME} ready at ${config.publicUrl} (database: ${ctx.db.kind})`);
+  ctx.log.info(
+    { startupMs: Math.round(performance.now() - startedAt) },
+    `${PRODUCT_NAME} ready at ${config.publicUrl} (database: ${ctx.db.kind})`,
+  );
 }
 
 main().catch((err) => {

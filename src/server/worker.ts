@@ -1,4 +1,5 @@
-import { bootContext, bootToolRuntime, configOrExit } from './boot.js';
+import { bootContext, bootMetrics, bootToolRuntime, configOrExit, logFfmpeg } from './boot.js';
+import { exitAfterDrain } from './lifecycle/shutdown.js';
 
 /**
  * A worker-only process for scaling out tool runs. It shares the database
@@ -15,15 +16,21 @@ async function main() {
     process.exit(1);
   }
   const ctx = await bootContext(config);
+  logFfmpeg(ctx);
   const runtime = await bootToolRuntime(ctx, true);
+  const metrics = await bootMetrics(ctx, false);
+  const grace = config.SHUTDOWN_GRACE_SECONDS;
+  exitAfterDrain(
+    ctx.log,
+    async (signal) => {
+      ctx.log.info({ signal, graceSeconds: grace }, 'draining: no new jobs; running jobs may finish');
+      await runtime.stop(grace);
+      await metrics.close();
+      await ctx.db.close();
+    },
+    (grace + 15) * 1000,
+  );
   ctx.log.info({ concurrency: config.workerConcurrency }, 'worker started');
-  const shutdown = async () => {
-    await runtime.stop().catch(() => {});
-    await ctx.db.close().catch(() => {});
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown());
-  process.on('SIGTERM', () => void shutdown());
 }
 
 main().catch((err) => {

@@ -1,8 +1,13 @@
 import { z } from 'zod';
-import { PASSWORD_MIN_LENGTH } from './constants.js';
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.js';
 import { messages } from './messages.js';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A letter, digit, mark, punctuation or symbol: a name of only spaces or zero-width characters is no name. */
+const VISIBLE_RE = /[\p{L}\p{N}\p{P}\p{S}]/u;
+
+/** A name must show something: letters, digits, punctuation or symbols, not only spaces or invisible marks. */
+export const hasVisibleCharacter = (s: string): boolean => VISIBLE_RE.test(s);
 
 /**
  * The sign-up body of the HTTP contract. confirmPassword / acceptTerms /
@@ -21,8 +26,8 @@ export const signUpBody = z.object({
 export type SignUpBody = z.input<typeof signUpBody>;
 
 export const signInBody = z.object({
-  email: z.string().optional().default(''),
-  password: z.string().optional().default(''),
+  email: z.string().max(EMAIL_MAX_LENGTH * 4).optional().default(''),
+  password: z.string().max(PASSWORD_MAX_LENGTH * 4).optional().default(''),
 });
 export type SignInBody = z.input<typeof signInBody>;
 
@@ -46,14 +51,16 @@ export function normalizeInviteCode(code: string | null | undefined): string {
 }
 
 /**
- * SPEC §5 registration rules, in the order the form reports them. Returns the
+ * requirements §5 registration rules, in the order the form reports them. Returns the
  * first message that applies, or null. Shared by the form and the server.
  */
 export function registrationError(input: RegistrationInput): string | null {
-  if (!input.name.trim()) return messages.nameRequired;
+  if (!hasVisibleCharacter(input.name)) return messages.nameRequired;
+  if ([...input.name.trim()].length > NAME_MAX_LENGTH) return messages.nameTooLong;
   if (!input.email.trim()) return messages.emailRequired;
-  if (!EMAIL_RE.test(input.email.trim())) return messages.emailInvalid;
+  if (input.email.trim().length > EMAIL_MAX_LENGTH || !EMAIL_RE.test(input.email.trim())) return messages.emailInvalid;
   if (!input.password) return messages.passwordRequired;
+  if (input.password.length > PASSWORD_MAX_LENGTH) return messages.passwordTooLong;
   if (input.referralOnly && !normalizeInviteCode(input.inviteCode)) return messages.inviteRequired;
   if (input.confirmPassword !== undefined && input.password !== input.confirmPassword) {
     return messages.passwordsMismatch;

@@ -1,8 +1,9 @@
 /**
- * ENERGY bundles (SPEC §3, §9). Fixed product definitions; the energy and
+ * ENERGY bundles (requirements §3, §9). Fixed product definitions; the energy and
  * bonus a bundle grants come from plan_energy_mapping (admin-editable),
- * seeded with these defaults. Stripe price ids are configurable per bundle
- * (STRIPE_PRICE_TRIAL, ...); these are the defaults.
+ * seeded with these defaults. `priceId` is the bundle's own id in our
+ * tables and on the built-in test checkout; with Stripe, each bundle sells
+ * under the Stripe price named by STRIPE_PRICE_* or found by lookup key.
  */
 export interface Bundle {
   id: 'trial' | 'starter' | 'pro' | 'power';
@@ -21,10 +22,13 @@ export const BUNDLES: readonly Bundle[] = [
   { id: 'power', priceId: 'price_pixelrush_power', name: 'Power', description: 'For studios and heavy video use', priceCents: 5000, defaultEnergy: 300, mode: 'payment' },
 ];
 
+/** Every bundle is priced in US dollars (requirements §9: 1, 10, 20 and 50 dollars). */
+export const BUNDLE_CURRENCY = 'usd';
+
 /** The third bundle is marked POPULAR in the purchase dialog. */
 export const POPULAR_BUNDLE_INDEX = 2;
 
-/** A row of GET /api/plans (SPEC §3 plan_energy_mapping). */
+/** A row of GET /api/plans (requirements §3 plan_energy_mapping). */
 export interface PlanEnergy {
   id: string;
   price_id: string;

@@ -417,7 +417,6 @@ const RULES: Rule[] = [
 
 /** Removes characters XML 1.0 does not allow, and caps the length. */
 export function cleanText(s: string): string {
-  // eslint-disable-next-line no-control-regex
   let t = s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]/g, '').replace(/[\r\n\t]+/g, ' ');
   // lone surrogates
   t = t.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '');

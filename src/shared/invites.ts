@@ -1,5 +1,5 @@
 /**
- * Invite codes (SPEC §3 referral_invites, §4 invite display, §5 limits).
+ * Invite codes (requirements §3 referral_invites, §4 invite display, §5 limits).
  * Shared by the server (validity) and the client (status badges).
  */
 export const INVITE_DEFAULT_MAX_USES = 1;
@@ -20,7 +20,7 @@ export interface InviteLike {
 }
 
 /**
- * SPEC §4, in the spec's order. A code is usable up to (not at) its expiry
+ * requirements §4, in the spec's order. A code is usable up to (not at) its expiry
  * instant, so expires_at == now already counts as Expired.
  */
 export function inviteStatus(invite: InviteLike, now: Date = new Date()): InviteStatus {

@@ -3,8 +3,9 @@
  * server, the forms and the tests speak with exactly the same words.
  */
 export const messages = {
-  // Registration (SPEC §5)
+  // Registration (requirements §5)
   nameRequired: 'Full name is required',
+  nameTooLong: 'Full name must be at most 100 characters',
   emailRequired: 'Email is required',
   emailInvalid: 'Please enter a valid email address',
   passwordRequired: 'Password is required',
@@ -12,11 +13,12 @@ export const messages = {
   inviteInvalid: 'Invalid or expired invite code',
   passwordsMismatch: 'Passwords do not match',
   passwordTooShort: 'Password must be at least 6 characters long',
+  passwordTooLong: 'Password must be at most 200 characters long',
   termsRequired: 'You must agree to the Terms of Service to create an account',
   ageRequired: 'You must be at least 18 years old to use this service',
   emailTaken: 'An account with this email already exists',
 
-  // Sign-in (SPEC §8)
+  // Sign-in (requirements §8)
   invalidCredentials: 'Invalid email or password',
   unexpected: 'An unexpected error occurred',
   tooManyAttempts: 'Too many attempts. Please wait a minute and try again.',
@@ -25,18 +27,33 @@ export const messages = {
   sessionExpired: 'Your session has expired. Please sign in again.',
   forbidden: 'You do not have permission to do that',
   notFound: 'Not found',
+  crossSite: 'This request did not come from this site and was refused',
 
   loadingWorkspace: 'Loading your AI workspace...',
 } as const;
 
-export type MessageKey = keyof typeof messages;
-
-/** SPEC §5: 'Insufficient ENERGY. You need at least {cost} ENERGY to use {tool}' */
+/** requirements §5: 'Insufficient ENERGY. You need at least {cost} ENERGY to use {tool}' */
 export function insufficientEnergyMessage(cost: number, tool: string): string {
   return `Insufficient ENERGY. You need at least ${cost} ENERGY to use ${tool}`;
 }
 
-/** Invites (SPEC §8) */
+/** Rate limits and quotas: what was refused and what to do about it. */
+export const limitMessages = {
+  uploads: (n: number) => `Upload limit reached: at most ${n} uploads an hour. Please try again later.`,
+  urlImports: (n: number) => `Import limit reached: at most ${n} URL imports an hour. Please try again later.`,
+  fetchesAtOnce: (n: number) => `Too many imports at once: at most ${n} can run together. Please wait for one to finish.`,
+  toolRuns: (n: number) => `Too many runs started: at most ${n} a minute. Please wait a moment and try again.`,
+  storageFull: (quota: string) => `Storage limit reached: your library can hold ${quota}. Delete some items to make room.`,
+} as const;
+
+/** Requests refused at the edge, whatever the route. */
+export const inputMessages = {
+  unstorable: 'The request contains characters that cannot be accepted',
+  numberOutOfRange: 'The request contains a number that is out of range',
+  tooDeep: 'The request is nested too deeply',
+} as const;
+
+/** Invites (requirements §8) */
 export const inviteMessages = {
   generated: (code: string) => `Generated invite code: ${code}`,
   generateFailed: 'Failed to generate invite code',
@@ -46,7 +63,7 @@ export const inviteMessages = {
   expiryInvalid: 'Expiry must be a whole number of days, at least 1',
 } as const;
 
-/** Purchases (SPEC §8) */
+/** Purchases (requirements §8) */
 export const purchaseMessages = {
   createFailed: 'Failed to create checkout session',
   noUrl: 'No checkout URL received',
@@ -58,7 +75,7 @@ export const purchaseMessages = {
   badSignature: 'Invalid webhook signature',
 } as const;
 
-/** Admin Dashboard (SPEC §2, §8) */
+/** Admin Dashboard (requirements §2, §8) */
 export const adminUiMessages = {
   updateSucceeded: 'All pricing, discount, and plan energy settings updated successfully!',
   updateFailed: 'Failed to update pricing',
@@ -69,7 +86,7 @@ export const adminUiMessages = {
   referralOnlyOff: 'OPEN REGISTRATION',
 } as const;
 
-/** Purchase dialog and payment success page (SPEC §2, §4) */
+/** Purchase dialog and payment success page (requirements §2, §4) */
 export const purchaseUiMessages = {
   successTitle: 'Payment Successful!',
   dialogSuccessTitle: 'Purchase Successful!',
@@ -78,4 +95,25 @@ export const purchaseUiMessages = {
   energyAdded: (energy: number, balance: number) =>
     `${energy} ENERGY has been added to your account. New balance: ${balance} ENERGY`,
   redirecting: (seconds: number) => `Redirecting automatically in ${seconds} seconds...`,
+} as const;
+
+/** Account self-service: password reset and change, sessions, export, deletion, e-mail confirmation. */
+export const accountMessages = {
+  resetRequested: 'If an account exists for that email, we have sent it a link to reset the password. The link expires in 30 minutes.',
+  resetThrottled: 'Too many reset requests. Please wait 15 minutes and try again.',
+  resetLinkInvalid: 'This reset link is invalid or has expired. Please ask for a new one.',
+  passwordReset: 'Your password has been changed. Sign in with your new password.',
+  currentPasswordWrong: 'Current password is incorrect',
+  passwordChanged: 'Password changed. Your other devices were signed out.',
+  passwordIncorrect: 'Password is incorrect',
+  typeDelete: 'Type DELETE to confirm',
+  lastAdmin: 'You are the only admin. Make someone else an admin before deleting your account.',
+  sessionNotFound: 'Session not found',
+  otherSessionsEnded: (n: number) => (n === 1 ? 'Signed out 1 other session.' : `Signed out ${n} other sessions.`),
+  verifyLinkInvalid: 'This confirmation link is invalid or has expired.',
+  emailVerified: 'Your email is confirmed.',
+  verifyFirst: 'Please confirm your email first: use the link we sent you.',
+  verificationSent: 'We sent you a new confirmation link.',
+  exportBuilding: 'Your archive is being built. We will email you a link when it is ready.',
+  accountDeleted: 'Your account has been deleted.',
 } as const;

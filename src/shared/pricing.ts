@@ -1,51 +1,37 @@
+import { TOOLS } from './tools.js';
+
 /**
- * Tool prices (SPEC §3 admin_tool_pricing, §9 defaults). The server prices
+ * Tool prices (requirements §3 admin_tool_pricing, §9 defaults). The server prices
  * every run; the client uses the same arithmetic only for display and falls
  * back to these defaults when prices cannot be loaded.
  */
-export const TOOL_NAMES = [
-  'upscaler',
-  'fal-upscaler',
-  'fal-image-editor',
-  'image-restore',
-  'fal-image-to-video',
-  'video-upscaler',
-] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
+const toolList = Object.values(TOOLS);
 
-export const DEFAULT_TOOL_PRICES: Record<ToolName, number> = {
-  upscaler: 1,
-  'fal-upscaler': 2,
-  'fal-image-editor': 1,
-  'image-restore': 1,
-  'fal-image-to-video': 5,
-  'video-upscaler': 20,
-};
+/** The spec's basic upscaler row: priced and listed, though no tool of ours runs it. */
+const BASIC_UPSCALER = { displayName: 'Basic Upscaler', description: 'Fast upscaling for everyday images', default: 1 };
+
+/** Every price row: the one the spec lists without a tool, then one per tool. */
+export const TOOL_NAMES: readonly string[] = ['upscaler', ...toolList.map((t) => t.pricing)];
+export type ToolName = string;
+
+export const DEFAULT_TOOL_PRICES: Record<ToolName, number> = Object.fromEntries([
+  ['upscaler', BASIC_UPSCALER.default],
+  ...toolList.map((t) => [t.pricing, t.price.default]),
+]);
 export const UNKNOWN_TOOL_COST = 1;
-export const VIDEO_UPSCALER_FALLBACK_COST = 20;
 
 /** Seed rows: display names and descriptions shown to users and admins. */
-export const TOOL_CATALOG: Record<ToolName, { displayName: string; description: string }> = {
-  upscaler: { displayName: 'Basic Upscaler', description: 'Fast upscaling for everyday images' },
-  'fal-upscaler': { displayName: 'Image Upscaler', description: 'Enlarge images up to 8x with AI super-resolution' },
-  'fal-image-editor': { displayName: 'Image Editor', description: 'Edit images by describing the changes you want' },
-  'image-restore': { displayName: 'Image Restore', description: 'Repair damaged, old or corrupted images' },
-  'fal-image-to-video': { displayName: 'Image to Video', description: 'Bring a still image to life as a short video' },
-  'video-upscaler': { displayName: 'Video Upscaler', description: 'Increase the resolution of your videos' },
-};
+export const TOOL_CATALOG: Record<ToolName, { displayName: string; description: string }> = Object.fromEntries([
+  ['upscaler', { displayName: BASIC_UPSCALER.displayName, description: BASIC_UPSCALER.description }],
+  ...toolList.map((t) => [t.pricing, { displayName: t.price.displayName, description: t.price.description }]),
+]);
 
 /** Which pricing row each dashboard tool view charges. */
-export const VIEW_TOOL: Record<string, ToolName> = {
-  'fal-upscaler': 'fal-upscaler',
-  'fal-image-editor': 'fal-image-editor',
-  restore: 'image-restore',
-  'fal-image-to-video': 'fal-image-to-video',
-  'video-upscaler': 'video-upscaler',
-};
+export const VIEW_TOOL: Record<string, ToolName> = Object.fromEntries(toolList.map((t) => [t.view, t.pricing]));
 
-export const VIDEO_TOOLS: ReadonlySet<ToolName> = new Set(['fal-image-to-video', 'video-upscaler']);
+export const VIDEO_TOOLS: ReadonlySet<ToolName> = new Set(toolList.filter((t) => t.output === 'video').map((t) => t.pricing));
 
-/** floor(base x (100 - discount) / 100), never below 0 (SPEC §3, reliability L6). */
+/** floor(base x (100 - discount) / 100), never below 0 (requirements §3, reliability L6). */
 export function effectiveCost(baseCost: number, discountPercentage: number): number {
   const base = Math.max(0, Math.trunc(baseCost) || 0);
   const discount = Math.min(100, Math.max(0, Math.trunc(discountPercentage) || 0));
@@ -54,8 +40,7 @@ export function effectiveCost(baseCost: number, discountPercentage: number): num
 
 /** Built-in fallback when the price list is unavailable. */
 export function fallbackCost(tool: string): number {
-  if (tool === 'video-upscaler') return VIDEO_UPSCALER_FALLBACK_COST;
-  return (DEFAULT_TOOL_PRICES as Record<string, number>)[tool] ?? UNKNOWN_TOOL_COST;
+  return DEFAULT_TOOL_PRICES[tool] ?? UNKNOWN_TOOL_COST;
 }
 
 /** A row of GET /api/pricing. */

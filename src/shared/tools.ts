@@ -1,26 +1,33 @@
 import { z } from 'zod';
-import type { ToolName } from './pricing.js';
 
 /**
- * The five tools (SPEC §2 Tools, §5 validation, §7 calls, §8 errors, §9
+ * The five tools (requirements §2 Tools, §5 validation, §7 calls, §8 errors, §9
  * parameters): one definition each, shared by the forms and the server.
  */
 export type ToolEndpoint = 'fal-image-editor' | 'fal-image-restore' | 'fal-upscaler' | 'fal-image-to-video' | 'fal-video-upscaler';
 
-export interface ToolInfo {
-  endpoint: ToolEndpoint;
+/**
+ * What web and server share about a tool. The server half of each tool
+ * (provider runs, result and response mapping) is in src/server/tools.
+ */
+export interface ToolInfo<E extends string = ToolEndpoint> {
+  endpoint: E;
   /** admin_tool_pricing row that prices it. */
-  pricing: ToolName;
+  pricing: string;
+  /** The price row seeded when the tool first appears; admins change it later. */
+  price: { default: number; displayName: string; description: string };
+  /** What the run reads from the library, and what it adds to it. */
+  input: 'image' | 'video';
   /** Dashboard view id. */
   view: string;
   title: string;
   /** Processing overlay operation text. */
   operation: string;
-  /** SPEC §9 estimated time. */
+  /** requirements §9 estimated time. */
   estimate: string;
   /** Seconds after which a run is given up and refunded. */
   timeLimitSeconds: number;
-  /** SPEC §8 fallback when the response has no error field. */
+  /** requirements §8 fallback when the response has no error field. */
   failure: string;
   newRunLabel: string;
   output: 'image' | 'video';
@@ -30,26 +37,31 @@ export interface ToolInfo {
 
 export const TOOLS: Record<ToolEndpoint, ToolInfo> = {
   'fal-image-editor': {
+    price: { default: 1, displayName: 'Image Editor', description: 'Edit images by describing the changes you want' }, input: 'image',
     endpoint: 'fal-image-editor', pricing: 'fal-image-editor', view: 'fal-image-editor', title: 'AI Image Editor',
     operation: 'Editing your image', estimate: '45-90 seconds', timeLimitSeconds: 600,
     failure: 'Failed to edit image', newRunLabel: 'New Edit', output: 'image', label: 'AI Image Editor',
   },
   'fal-image-restore': {
+    price: { default: 1, displayName: 'Image Restore', description: 'Repair damaged, old or corrupted images' }, input: 'image',
     endpoint: 'fal-image-restore', pricing: 'image-restore', view: 'restore', title: 'AI Image Restore',
     operation: 'Restoring your image', estimate: '30-60 seconds', timeLimitSeconds: 900,
     failure: 'Failed to restore image', newRunLabel: 'New Restore', output: 'image', label: 'AI Image Restore',
   },
   'fal-upscaler': {
+    price: { default: 2, displayName: 'Image Upscaler', description: 'Enlarge images up to 8x with AI super-resolution' }, input: 'image',
     endpoint: 'fal-upscaler', pricing: 'fal-upscaler', view: 'fal-upscaler', title: 'AI Image Upscaler',
     operation: 'Upscaling your image', estimate: '30-60 seconds', timeLimitSeconds: 900,
     failure: 'Failed to upscale image', newRunLabel: 'New Upscale', output: 'image', label: 'AI Image Upscaler',
   },
   'fal-image-to-video': {
+    price: { default: 5, displayName: 'Image to Video', description: 'Bring a still image to life as a short video' }, input: 'image',
     endpoint: 'fal-image-to-video', pricing: 'fal-image-to-video', view: 'fal-image-to-video', title: 'AI Image to Video',
     operation: 'Generating your video', estimate: '2-3 minutes', timeLimitSeconds: 1200,
     failure: 'Failed to generate video', newRunLabel: 'New Video', output: 'video', label: 'AI Image to Video',
   },
   'fal-video-upscaler': {
+    price: { default: 20, displayName: 'Video Upscaler', description: 'Increase the resolution of your videos' }, input: 'video',
     endpoint: 'fal-video-upscaler', pricing: 'video-upscaler', view: 'video-upscaler', title: 'AI Video Upscaler',
     operation: 'Upscaling your video', estimate: '2-4 minutes', timeLimitSeconds: 1800,
     failure: 'Failed to upscale video', newRunLabel: 'New Video', output: 'video', label: 'AI Video Upscaler',
@@ -66,7 +78,7 @@ export const toolMessages = {
   upscaleVideo: 'Please select a video to upscale',
 } as const;
 
-/** SPEC §9 ranges. */
+/** requirements §9 ranges. */
 export const RANGES = {
   restoreUpscaling: { min: 1, max: 4, step: 0.5, default: 2 },
   upscalerScale: { min: 2, max: 8, step: 1, default: 2 },
@@ -87,10 +99,16 @@ export const URL_MAX = 4096;
 
 type Range = { min: number; max: number; step: number };
 
-/** On the range's grid (tolerant of float steps like 0.1). */
+/**
+ * Exactly on the range's grid, as the providers check it: 2.0000001 is not
+ * 2. The grid point is written with the step's decimals, so 0.3 on a 0.1
+ * grid matches although 3 * 0.1 is 0.30000000000000004 in binary.
+ */
 export function onStep(value: number, r: Range): boolean {
-  const k = (value - r.min) / r.step;
-  return value >= r.min - 1e-9 && value <= r.max + 1e-9 && Math.abs(k - Math.round(k)) < 1e-6;
+  if (!Number.isFinite(value) || value < r.min || value > r.max) return false;
+  const decimals = (String(r.step).split('.')[1] ?? '').length + (String(r.min).split('.')[1] ?? '').length;
+  const grid = Number((r.min + Math.round((value - r.min) / r.step) * r.step).toFixed(decimals));
+  return value === grid;
 }
 
 const ranged = (label: string, r: Range & { default: number }) =>
@@ -173,7 +191,7 @@ export const imageToVideoBody = z
   })
   .transform((b) => ({
     ...b,
-    // SPEC §9: FILM sends 1 interpolated frame, none sends 0.
+    // requirements §9: FILM sends 1 interpolated frame, none sends 0.
     num_interpolated_frames: b.interpolator_model === 'film' ? (b.num_interpolated_frames ?? 1) || 1 : 0,
     negative_prompt: b.negative_prompt?.trim() ? b.negative_prompt.trim() : undefined,
     loras: b.loras.filter((l) => l.path.trim() !== '').map((l) => ({ ...l, path: l.path.trim() })),
@@ -192,12 +210,18 @@ export const TOOL_BODIES = {
   'fal-video-upscaler': videoUpscalerBody,
 } as const;
 
-export type ToolBody<E extends ToolEndpoint> = z.output<(typeof TOOL_BODIES)[E]>;
+/**
+ * The length of the video a run will produce: frames / fps. FILM puts a frame between every two and
+ * doubles the frame rate to match (adjust_fps_for_interpolation), so it leaves the length unchanged:
+ * halving it, as a plain reading of 'fps doubled' would, announced 3 s for a 5.06 s video.
+ */
+export function estimatedVideoSeconds(numFrames: number, fps: number): number {
+  return fps > 0 ? numFrames / fps : 0;
+}
 
-/** SPEC §9: frames / fps (fps doubled with FILM), rounded. */
-export function estimatedVideoSeconds(numFrames: number, fps: number, interpolator: 'film' | 'none'): number {
-  const effectiveFps = interpolator === 'film' ? fps * 2 : fps;
-  return Math.round(numFrames / effectiveFps);
+/** A video length as the form and the result both show it: '5.1 s'. */
+export function formatVideoSeconds(seconds: number): string {
+  return `${Math.round(seconds * 10) / 10} s`;
 }
 
 /** The first validation message for a body, or null. Used by forms and the server alike. */
@@ -209,7 +233,8 @@ export function toolValidationError(endpoint: ToolEndpoint, body: unknown): stri
 /** A row of GET /api/jobs. */
 export interface ToolJob {
   id: string;
-  tool: ToolEndpoint;
+  /** A ToolEndpoint for the built-in tools. */
+  tool: string;
   status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
   cost: number;
   progress_stage: string | null;

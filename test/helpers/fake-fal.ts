@@ -14,6 +14,12 @@
  *
  * Status, result and cancel live under {owner}/{alias} only: a client that
  * kept the subpath gets 404. Every request is recorded for assertions.
+ *
+ * Each submitted input is checked against the model's published input schema
+ * (test/fixtures/fal-input-schemas.ts). Like fal, the queue takes the request
+ * and the failure shows on the result call: 422 with
+ * `detail: [{loc, msg, type}]`, with no retry headers (a wrong field stays
+ * wrong). Seeded requests (an earlier attempt's) are not checked.
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -22,6 +28,7 @@ import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { ffmpegPath } from '../../src/server/providers/ai/local/ffmpeg.js';
+import { FAL_INPUT_SCHEMAS, validateFalInput, type FalDetail } from '../fixtures/fal-input-schemas.js';
 
 export const KNOWN_ENDPOINTS = [
   'fal-ai/esrgan',
@@ -79,6 +86,8 @@ export interface FakeRequestState {
   behaviour: Behaviour;
   polls: number;
   cancelled: boolean;
+  /** What the schema check found in the submitted input (empty: accepted). */
+  inputErrors: FalDetail[];
 }
 
 export interface FakeUpload {
@@ -196,6 +205,7 @@ export async function startFakeFal(opts: { apiKey?: string } = {}): Promise<Fake
       behaviour,
       polls: 0,
       cancelled: false,
+      inputErrors: [],
     };
     fake.state.set(st.id, st);
     return st;
@@ -396,6 +406,7 @@ export async function startFakeFal(opts: { apiKey?: string } = {}): Promise<Fake
         }
         if (st.cancelled) return send(400, { detail: 'Request was cancelled', error_type: 'client_cancelled' }, { 'x-fal-error-type': 'client_cancelled' });
         if (!completed(st)) return send(400, { detail: 'Request is still in progress' });
+        if (st.inputErrors.length) return send(422, { detail: st.inputErrors });
         if (st.behaviour.failure) {
           const f = st.behaviour.failure;
           return send(f.status, f.body, f.headers ?? {});
@@ -410,6 +421,7 @@ export async function startFakeFal(opts: { apiKey?: string } = {}): Promise<Fake
       if (!(KNOWN_ENDPOINTS as readonly string[]).includes(endpointId)) return send(404, { detail: `Application ${endpointId} not found` });
       const behaviour = { ...fake.defaults, ...(planned.shift() ?? {}) };
       const st = newState(endpointId, (record.json ?? {}) as Record<string, unknown>, behaviour);
+      st.inputErrors = validateFalInput(FAL_INPUT_SCHEMAS[endpointId]!, record.json);
       fake.submissions.push(st);
       record.requestId = st.id;
       return send(200, {

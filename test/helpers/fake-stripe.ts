@@ -1,5 +1,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BUNDLES } from '../../src/shared/bundles.js';
+
+export interface FakePrice {
+  id: string;
+  object: 'price';
+  active: boolean;
+  currency: string;
+  unit_amount: number | null;
+  type: 'one_time' | 'recurring';
+  lookup_key: string | null;
+  product: string;
+}
 
 export interface FakeSession {
   id: string;
@@ -11,38 +23,67 @@ export interface FakeSession {
   client_reference_id: string | null;
   payment_intent: string | null;
   amount_total: number | null;
+  amount_subtotal: number | null;
+  currency: string | null;
   success_url: string;
   cancel_url: string;
   metadata: Record<string, string>;
   line_items_price: string;
 }
 
+/** The four bundles as an operator would set them up: found by lookup key pixelrush_<bundle>. */
+export function bundleCatalogue(): FakePrice[] {
+  return BUNDLES.map((b) => price(`price_fake_${b.id}`, b.priceCents, { lookup_key: `pixelrush_${b.id}` }));
+}
+
+export function price(id: string, unitAmount: number, extra: Partial<FakePrice> = {}): FakePrice {
+  return { id, object: 'price', active: true, currency: 'usd', unit_amount: unitAmount, type: 'one_time', lookup_key: null, product: `prod_${id}`, ...extra };
+}
+
 /**
- * A local stand-in for the two Stripe API calls we make (create and
- * retrieve a Checkout Session), for contract tests: the real stripe SDK is
- * pointed at it with host/port/protocol.
+ * A local stand-in for the Stripe API calls we make, for contract tests: the
+ * real stripe SDK is pointed at it with host/port/protocol. It keeps a price
+ * catalogue as Stripe does: an unknown price id is Stripe's 400
+ * `resource_missing`, an inactive one is refused, and a session's
+ * amount_total and currency come from its price.
  */
-export async function startFakeStripe() {
+export async function startFakeStripe(opts: { prices?: FakePrice[] } = {}) {
+  const prices = new Map((opts.prices ?? bundleCatalogue()).map((p) => [p.id, p]));
   const sessions = new Map<string, FakeSession>();
-  const requests: { method: string; path: string; body: URLSearchParams; auth: string | undefined }[] = [];
+  const requests: { method: string; path: string; body: URLSearchParams; auth: string | undefined; version: string | undefined }[] = [];
   let n = 0;
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
-      const body = new URLSearchParams(raw);
-      requests.push({ method: req.method!, path: req.url!, body, auth: req.headers.authorization });
+      const url = new URL(req.url ?? '/', 'http://fake');
+      const body = new URLSearchParams(req.method === 'GET' ? url.search : raw);
+      const version = req.headers['stripe-version'];
+      requests.push({ method: req.method!, path: req.url!, body, auth: req.headers.authorization, version: typeof version === 'string' ? version : undefined });
       const send = (status: number, obj: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${n}` });
         res.end(JSON.stringify(obj));
       };
-      if (req.method === 'POST' && req.url === '/v1/checkout/sessions') {
+      // Stripe's error envelope, as its API sends it.
+      const fail = (status: number, error: { code?: string; message: string; param?: string }) =>
+        send(status, { error: { type: 'invalid_request_error', ...error } });
+
+      if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
+        const priceId = body.get('line_items[0][price]') ?? '';
+        const quantity = Number(body.get('line_items[0][quantity]') ?? '1');
+        const p = prices.get(priceId);
+        if (!p) return fail(400, { code: 'resource_missing', param: 'line_items[0][price]', message: `No such price: '${priceId}'` });
+        if (!p.active) return fail(400, { param: 'line_items[0][price]', message: `The price specified is inactive. This field only accepts active prices.` });
+        if (body.get('mode') === 'payment' && p.type !== 'one_time') {
+          return fail(400, { param: 'line_items[0][price]', message: 'You must provide at least one recurring price in `subscription` mode when using prices.' });
+        }
         const id = `cs_test_fake_${++n}`;
         const metadata: Record<string, string> = {};
         for (const [k, v] of body) {
           const m = /^metadata\[(.+)\]$/.exec(k);
           if (m) metadata[m[1]] = v;
         }
+        const amount = p.unit_amount === null ? null : p.unit_amount * quantity;
         const session: FakeSession = {
           id,
           object: 'checkout.session',
@@ -52,28 +93,45 @@ export async function startFakeStripe() {
           status: 'open',
           client_reference_id: body.get('client_reference_id'),
           payment_intent: null,
-          amount_total: 1000,
+          amount_total: amount,
+          amount_subtotal: amount,
+          currency: p.currency,
           success_url: body.get('success_url') ?? '',
           cancel_url: body.get('cancel_url') ?? '',
           metadata,
-          line_items_price: body.get('line_items[0][price]') ?? '',
+          line_items_price: priceId,
         };
         sessions.set(id, session);
         return send(200, session);
       }
-      const m = /^\/v1\/checkout\/sessions\/([^/?]+)/.exec(req.url ?? '');
-      if (req.method === 'GET' && m) {
-        const s = sessions.get(decodeURIComponent(m[1]));
-        if (!s) return send(404, { error: { type: 'invalid_request_error', message: 'No such checkout.session' } });
+      const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
+      if (req.method === 'GET' && sessionPath) {
+        const id = decodeURIComponent(sessionPath[1]);
+        const s = sessions.get(id);
+        if (!s) return fail(404, { code: 'resource_missing', param: 'session', message: `No such checkout.session: '${id}'` });
         return send(200, s);
       }
-      send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method} ${req.url})` } });
+      const pricePath = /^\/v1\/prices\/([^/]+)$/.exec(url.pathname);
+      if (req.method === 'GET' && pricePath) {
+        const id = decodeURIComponent(pricePath[1]);
+        const p = prices.get(id);
+        if (!p) return fail(404, { code: 'resource_missing', param: 'price', message: `No such price: '${id}'` });
+        return send(200, p);
+      }
+      if (req.method === 'GET' && url.pathname === '/v1/prices') {
+        const keys = body.getAll('lookup_keys[]').concat([...body.keys()].filter((k) => /^lookup_keys\[\d+\]$/.test(k)).map((k) => body.get(k)!));
+        if (keys.length > 10) return fail(400, { param: 'lookup_keys', message: 'You can specify up to 10 lookup_keys.' });
+        const data = [...prices.values()].filter((p) => (keys.length ? p.lookup_key !== null && keys.includes(p.lookup_key) : true));
+        return send(200, { object: 'list', url: '/v1/prices', has_more: false, data });
+      }
+      fail(404, { message: `Unrecognized request URL (${req.method}: ${url.pathname}).` });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    prices,
     sessions,
     requests,
     /** Completes payment on Stripe's side, as a card payment would. */

@@ -8,7 +8,7 @@ import { openTestDb } from './test-db.js';
 import { startToolRuntime, type ToolRuntime } from '../../src/server/jobs/tool-runtime.js';
 import type { AiProvider } from '../../src/server/providers/ai/ai-provider.js';
 import type { ToolMediaPort } from '../../src/server/features/tools/tool-media.js';
-import { libraryMediaPort } from '../../src/server/features/tools/library-media.js';
+import type { Tool } from '../../src/server/tools/tool-definition.js';
 
 export interface TestApp {
   ctx: AppContext;
@@ -27,6 +27,8 @@ export interface TestToolOptions {
   perUserConcurrency?: number;
   maxAttempts?: number;
   sweepIntervalMs?: number;
+  /** Default: the product's tools. */
+  tools?: readonly Tool[];
 }
 
 /** The real app (routes, services, database) without a listening socket; tool runs when asked. */
@@ -34,12 +36,14 @@ export async function createTestApp(env: Record<string, string> = {}, toolOpts?:
   const config: Config = parseConfig({ NODE_ENV: 'test', DATA_DIR: './.tmp/test-data', LOG_LEVEL: 'silent', ...env });
   const db = await openTestDb();
   const log = pino({ level: 'silent' });
-  const services = createServices(config, db, log);
+  const services = createServices(config, db, log, {
+    tools: toolOpts?.tools,
+    media: toolOpts?.media ? () => toolOpts.media! : undefined,
+    ai: toolOpts ? { providerFor: () => toolOpts.provider, close: async () => {} } : undefined,
+  });
   const ctx: AppContext = { config, db, log, services };
   const runtime = toolOpts
     ? await startToolRuntime(ctx, {
-        media: toolOpts.media ?? libraryMediaPort(services.library),
-        providerFor: () => toolOpts.provider,
         runWorkers: toolOpts.runWorkers ?? true,
         concurrency: toolOpts.concurrency ?? 2,
         perUserConcurrency: toolOpts.perUserConcurrency ?? 2,
@@ -47,9 +51,11 @@ export async function createTestApp(env: Record<string, string> = {}, toolOpts?:
         retryDelaySeconds: 1,
         heartbeatSeconds: 10,
         sweepIntervalMs: toolOpts.sweepIntervalMs ?? 3_600_000,
+      }).catch(async (err: unknown) => {
+        await db.close();
+        throw err;
       })
     : undefined;
-  if (runtime) services.tools = runtime.tools;
   const app = await buildApp(ctx);
   await app.ready();
   return {

@@ -34,3 +34,14 @@ export async function openTestDb(): Promise<Db> {
 }
 
 export const onPostgresServer = () => !!process.env.DATABASE_URL;
+
+/**
+ * The title of a test that races transactions against each other. The
+ * embedded database runs one transaction at a time, so there the race never
+ * happens and the test only shows the outcome is right when run serially; the
+ * property itself is proven on the Postgres server pass. The embedded pass
+ * says so in the test's name (and energy-ledger.test.ts proves the spend's
+ * shape there instead).
+ */
+export const raceTest = (title: string) =>
+  onPostgresServer() ? title : `${title} [embedded: runs serially, proves the race only on the Postgres server]`;

@@ -1,22 +1,27 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Db } from './db.js';
+import type { Db, Queryable } from './db.js';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 // Any constant works: it only has to be the same for every process of the app.
 const MIGRATION_LOCK_KEY = 727_001;
+
+/** Every migration this version of the app knows, in the order they apply. */
+export function migrationFiles(): string[] {
+  return fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
+}
 
 /**
  * Applies the forward-only SQL files in migrations/ in name order, each in
  * its own transaction, recording each in schema_migrations. Safe to run
  * twice and from several processes at once (advisory lock).
  */
-export async function migrate(db: Db): Promise<string[]> {
-  const files = fs
-    .readdirSync(MIGRATIONS_DIR)
-    .filter((f) => f.endsWith('.sql'))
-    .sort();
+export async function migrate(db: Db, opts: { only?: ReadonlySet<string> } = {}): Promise<string[]> {
+  const files = migrationFiles().filter((f) => !opts.only || opts.only.has(f));
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
     await tx.query(
@@ -36,4 +41,11 @@ export async function migrate(db: Db): Promise<string[]> {
     }
     return applied;
   });
+}
+
+/** Migrations this code knows that the database has not applied (readiness: none). */
+export async function pendingMigrations(db: Queryable): Promise<string[]> {
+  const rows = await db.query<{ version: string }>('SELECT version FROM schema_migrations');
+  const done = new Set(rows.map((r) => r.version));
+  return migrationFiles().filter((f) => !done.has(f));
 }

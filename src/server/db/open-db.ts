@@ -11,7 +11,10 @@ import { openPostgres } from './postgres.js';
  * server when DATABASE_URL is set, else the embedded one under DATA_DIR/db
  * (locked to this process).
  */
-export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>): Promise<Db> {
+export async function openDatabase(
+  config: Pick<Config, 'DATABASE_URL' | 'dataDir'>,
+  opts: { migrate?: boolean } = {},
+): Promise<Db> {
   let db: Db;
   if (config.DATABASE_URL) {
     // A URL confined to a schema (?options=-c search_path=x) keeps the queue in a schema of its own too.
@@ -35,6 +38,7 @@ export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'dataDi
       },
     };
   }
-  await migrate(db);
+  // A restore applies the backup's own migrations first, then the newer ones.
+  if (opts.migrate !== false) await migrate(db);
   return db;
 }

@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { fromPglite } from 'pg-boss';
-import type { Db, Queryable } from './db.js';
+import { withAfterCommit, type Db, type Queryable } from './db.js';
 
 /** Embedded Postgres (WASM) in one directory, or in memory when dataDir is undefined. */
 export async function openPglite(dataDir?: string): Promise<Db> {
@@ -17,7 +17,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   return {
     kind: 'pglite',
     ...asQueryable(pg),
-    transaction: (fn) => pg.transaction((tx) => fn(asQueryable(tx))),
+    transaction: (fn) => withAfterCommit((wrap) => pg.transaction((tx) => fn(wrap(asQueryable(tx))))),
     queueDatabase: () => fromPglite(pg),
     async listen(channel, onPayload) {
       const unsubscribe = await pg.listen(channel, onPayload);

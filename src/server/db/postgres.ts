@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Db, Queryable } from './db.js';
+import { withAfterCommit, type Db, type Queryable } from './db.js';
 
 // BIGINT (sums, counts) as JS numbers: ENERGY amounts stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -97,20 +97,21 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
       },
     }),
     ...asQueryable(pool),
-    async transaction(fn) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await fn(asQueryable(client));
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw err;
-      } finally {
-        client.release();
-      }
-    },
+    transaction: (fn) =>
+      withAfterCommit(async (wrap) => {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          const result = await fn(wrap(asQueryable(client)));
+          await client.query('COMMIT');
+          return result;
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => {});
+          throw err;
+        } finally {
+          client.release();
+        }
+      }),
     async listen(channel, onPayload) {
       let set = handlers.get(channel);
       if (!set) {

@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from '../app-context.js';
 import { authRoutes } from '../features/auth/auth.routes.js';
 import { energyRoutes } from '../features/energy/energy.routes.js';
@@ -16,52 +18,104 @@ import { libraryRoutes } from '../features/library/library.routes.js';
 import { paymentsRoutes } from '../features/payments/payments.routes.js';
 import { testCheckoutRoutes } from '../features/payments/test-checkout.routes.js';
 import { toolsRoutes } from '../features/tools/tools.routes.js';
+import { estimatesRoutes } from '../features/estimates/estimates.routes.js';
 import { profilesRoutes } from '../features/profiles/profiles.routes.js';
 import { pricingRoutes } from '../features/pricing/pricing.routes.js';
 import { settingsRoutes } from '../features/settings/settings.routes.js';
 import { adminRoutes } from '../features/admin/admin.routes.js';
 import { realtimeRoutes } from '../realtime/realtime.routes.js';
+import { apiKeysRoutes } from '../features/api-keys/api-keys.routes.js';
+import { registerApiKeyLimit } from '../features/api-keys/api-key-limit.js';
+import { webhooksRoutes } from '../features/webhooks/webhooks.routes.js';
+import { accountRoutes } from '../features/account/account.routes.js';
+import { outboxRoutes } from '../features/mail/outbox.routes.js';
 import { APP_VERSION } from '../version.js';
-import { PRODUCT_NAME } from '../../shared/constants.js';
+import { PRODUCT_NAME, SESSION_COOKIE } from '../../shared/constants.js';
 import { messages } from '../../shared/messages.js';
 import { AppError } from './errors.js';
 import { registerAuthGuard } from './auth-context.js';
+import { API_QUICK_START } from './api-quick-start.js';
+import { backupRoutes } from '../ops/backup.routes.js';
+import { registerCsrfGuard } from './csrf.js';
+import { registerInputGuard } from './input-guard.js';
+import { registerRouteLimits } from '../features/limits/route-limits.js';
+import { REQUEST_ID_HEADER, REQUEST_ID_LOG_KEY, requestIdGenerator, runWithRequestId } from './request-id.js';
+import { pendingMigrations } from '../db/migrate.js';
+import type { Registry } from 'prom-client';
+import { bearerMatches, observeHttp } from '../observability/metrics.js';
 
 export interface BuildAppOptions {
   /** Directory of the built SPA; served with an index.html fallback when present. */
   webDir?: string;
   /** The app's pino logger; none (silent) when omitted, as in tests. */
   loggerInstance?: FastifyBaseLogger;
+  /** Whether the job queue runs and the process is not draining (readiness); default: a tools service exists. */
+  queueReady?: () => boolean;
+  /** Served at /metrics on this port when METRICS_TOKEN is set. */
+  metrics?: Registry;
 }
 
 const API_PREFIXES = ['/api/', '/functions/'];
+/** Where vite writes content-hashed files: safe to cache for good. */
+const ASSETS_DIR = 'assets';
+
+function cacheControlFor(webDir: string, filePath: string): string {
+  const rel = path.relative(webDir, filePath.replace(/\.(br|gz)$/, ''));
+  if (rel.startsWith(`${ASSETS_DIR}${path.sep}`)) return 'public, max-age=31536000, immutable';
+  if (rel.endsWith('.html')) return 'no-cache';
+  return 'public, max-age=3600';
+}
 
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: false }),
     trustProxy: ctx.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
+    requestIdHeader: false,
+    genReqId: requestIdGenerator(ctx.config.TRUST_PROXY),
     // Per-request lines only when debugging; errors are always logged.
     logController: new LogController({
       disableRequestLogging: ctx.config.LOG_LEVEL !== 'debug' && ctx.config.LOG_LEVEL !== 'trace',
+      requestIdLogLabel: REQUEST_ID_LOG_KEY,
     }),
+  });
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, req.id);
+    runWithRequestId(req.id, done);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    // The route pattern, never the raw URL: ids in paths would explode the series.
+    observeHttp(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+  });
+  // Error bodies a route sends itself carry the id as well as those from the error handler.
+  app.addHook('preSerialization', async (req, reply, payload) => {
+    if (reply.statusCode >= 400 && payload && typeof payload === 'object' && 'error' in payload && !('request_id' in payload)) {
+      return { ...payload, request_id: req.id };
+    }
+    return payload;
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   app.setErrorHandler((err, req, reply) => {
+    const request_id = req.id;
     if (err instanceof AppError) {
-      return reply.status(err.status).send({ error: err.message, code: err.code, ...err.details });
+      if (err.headers) reply.headers(err.headers);
+      return reply.status(err.status).send({ error: err.message, code: err.code, ...err.details, request_id });
     }
     const e = err as { validation?: unknown; statusCode?: number; message: string; code?: string };
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      // The schema's own words, as the services would say them.
+      return reply.status(400).send({ error: err.validation[0]?.message ?? e.message, code: 'validation' });
+    }
     if (e.validation) {
-      return reply.status(400).send({ error: e.message, code: 'validation' });
+      return reply.status(400).send({ error: e.message, code: 'validation', request_id });
     }
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
-      return reply.status(e.statusCode).send({ error: e.message, code: e.code ?? 'bad_request' });
+      return reply.status(e.statusCode).send({ error: e.message, code: e.code ?? 'bad_request', request_id });
     }
     req.log.error({ err }, 'unhandled error');
-    return reply.status(500).send({ error: messages.unexpected, code: 'internal' });
+    return reply.status(500).send({ error: messages.unexpected, code: 'internal', request_id });
   });
 
   // Deny by default: every API route says who may call it, or the app does not start.
@@ -73,8 +127,18 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     const open = apiRoutes.filter((r) => !r.config?.auth).map((r) => `${r.method} ${r.url}`);
     if (open.length) throw new Error(`Routes must declare config.auth: ${open.join(', ')}`);
   });
+  // Dynamic text (JSON, the SPA page) at a quick brotli level; built assets come precompressed at the highest.
+  await app.register(compress, {
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   await app.register(cookie);
-  registerAuthGuard(app, ctx.services.auth);
+  registerCsrfGuard(app, ctx.config.publicUrl);
+  registerInputGuard(app);
+  registerAuthGuard(app, ctx.services.auth, () => ctx.services.account.verificationRequired);
+  registerApiKeyLimit(app, ctx);
+  registerRouteLimits(app, ctx.services.auth, ctx.services.limiter);
   const storageOrigin = ctx.config.S3_ENDPOINT ? [new URL(ctx.config.S3_ENDPOINT).origin] : [];
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -96,7 +160,17 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
 
   await app.register(swagger, {
-    openapi: { info: { title: `${PRODUCT_NAME} API`, version: APP_VERSION } },
+    openapi: {
+      info: { title: `${PRODUCT_NAME} API`, version: APP_VERSION, description: API_QUICK_START },
+      // A session token or personal API key in the header, or the browser's session cookie.
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'A session token or a personal API key' },
+          cookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: "The browser's session" },
+        },
+      },
+      security: [{ bearer: [] }, { cookie: [] }],
+    },
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
@@ -110,6 +184,31 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     }
   });
 
+  // Readiness, unlike liveness, says whether to send traffic here: the schema
+  // is current, the queue runs, and the process is not draining.
+  app.get('/api/ready', { config: { auth: 'public' }, schema: { tags: ['ops'] } }, async (_req, reply) => {
+    const checks = { database: false, migrations: false, queue: opts.queueReady ? opts.queueReady() : ctx.services.queue.running };
+    try {
+      checks.migrations = (await pendingMigrations(ctx.db)).length === 0;
+      checks.database = true;
+    } catch {
+      /* reported as not ready */
+    }
+    const ready = checks.database && checks.migrations && checks.queue;
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks, version: APP_VERSION });
+  });
+
+  const metrics = opts.metrics;
+  const metricsToken = ctx.config.METRICS_TOKEN;
+  if (metrics && metricsToken) {
+    app.get('/metrics', { config: { auth: 'public' }, schema: { hide: true } }, async (req, reply) => {
+      if (!bearerMatches(req.headers.authorization, metricsToken)) {
+        return reply.status(401).header('www-authenticate', 'Bearer').send({ error: messages.notAuthenticated, code: 'unauthenticated' });
+      }
+      return reply.type(metrics.contentType).send(await metrics.metrics());
+    });
+  }
+
   await app.register(authRoutes(ctx));
   await app.register(profilesRoutes(ctx));
   await app.register(energyRoutes(ctx));
@@ -121,8 +220,15 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(libraryRoutes(ctx));
   await app.register(filesRoutes(ctx));
   await app.register(paymentsRoutes(ctx));
-  if (ctx.services.tools) await app.register(toolsRoutes(ctx, ctx.services.tools));
+  await app.register(apiKeysRoutes(ctx));
+  await app.register(webhooksRoutes(ctx));
+  await app.register(toolsRoutes(ctx, ctx.services.tools));
+  await app.register(estimatesRoutes(ctx));
   if (ctx.config.payments === 'test') await app.register(testCheckoutRoutes(ctx));
+  // Only the process that owns an embedded database can back it up.
+  if (ctx.db.kind === 'pglite') await app.register(backupRoutes(ctx));
+  await app.register(accountRoutes(ctx));
+  if (ctx.config.mailOutbox) await app.register(outboxRoutes(ctx));
 
   const webDir = opts.webDir;
   const hasWeb = !!webDir && fs.existsSync(path.join(webDir, 'index.html'));
@@ -132,20 +238,20 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       root: webDir!,
       wildcard: true,
       index: ['index.html'],
-      maxAge: '1h',
-      // Hashed assets may be cached; the page itself must always be revalidated.
-      setHeaders: (res, filePath) => {
-        if (filePath.endsWith('.html')) res.header('cache-control', 'no-cache');
-      },
+      // .br / .gz written by the build, chosen by Accept-Encoding.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (res, filePath) => res.header('cache-control', cacheControlFor(webDir!, filePath)),
     });
   }
   app.setNotFoundHandler((req, reply) => {
-    const isApi = API_PREFIXES.some((p) => req.url.startsWith(p));
-    if (req.method === 'GET' && !isApi && hasWeb) {
+    const isApi = API_PREFIXES.some((p) => req.url.startsWith(p)) || req.url === '/api' || req.url.startsWith('/api?');
+    const isAsset = req.url.startsWith(`/${ASSETS_DIR}/`);
+    if (req.method === 'GET' && !isApi && !isAsset && hasWeb) {
       // The SPA decides which view (dashboard, success, not-found) a path shows.
       return reply.header('cache-control', 'no-cache').sendFile('index.html', webDir!);
     }
-    return reply.status(404).send({ error: messages.notFound, code: 'not_found' });
+    return reply.status(404).send({ error: messages.notFound, code: 'not_found', request_id: req.id });
   });
 
   return app;

@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE, SESSION_TTL_DAYS } from '../../shared/constants.js';
-import { messages } from '../../shared/messages.js';
+import { accountMessages, messages } from '../../shared/messages.js';
+import { apiKeyMessages } from '../../shared/api-keys.schema.js';
 import type { AuthService, AuthenticatedUser } from '../features/auth/auth.service.js';
 import { AppError } from './errors.js';
+import { isApiKeyToken } from '../features/api-keys/api-key-token.js';
 
 const resolved = new WeakMap<FastifyRequest, Promise<AuthenticatedUser | null>>();
 
@@ -10,7 +12,9 @@ const resolved = new WeakMap<FastifyRequest, Promise<AuthenticatedUser | null>>(
 export function sessionToken(req: FastifyRequest): string | undefined {
   const header = req.headers.authorization;
   if (header?.startsWith('Bearer ')) return header.slice(7).trim() || undefined;
-  return req.cookies?.[SESSION_COOKIE] || undefined;
+  const cookie = req.cookies?.[SESSION_COOKIE];
+  // The cookie only ever holds a session; an API key belongs in the header.
+  return cookie && !isApiKeyToken(cookie) ? cookie : undefined;
 }
 
 export function currentUser(req: FastifyRequest, auth: AuthService): Promise<AuthenticatedUser | null> {
@@ -25,10 +29,31 @@ export function currentUser(req: FastifyRequest, auth: AuthService): Promise<Aut
 export async function requireUser(req: FastifyRequest, auth: AuthService): Promise<AuthenticatedUser> {
   const user = await currentUser(req, auth);
   if (!user) {
-    const message = req.routeOptions.config?.authMessage ?? (sessionToken(req) ? messages.sessionExpired : messages.noToken);
+    const token = sessionToken(req);
+    const message = token && isApiKeyToken(token)
+      ? apiKeyMessages.invalid
+      : (req.routeOptions.config?.authMessage ?? (token ? messages.sessionExpired : messages.noToken));
     throw new AppError('unauthenticated', message);
   }
+  if (user.apiKey && !apiKeyMayCall(req)) throw new AppError('forbidden', apiKeyMessages.notAllowed);
   return user;
+}
+
+/**
+ * What a personal API key may do: the product's work (tools, library, jobs,
+ * batches, invites) and reads. Never account, admin or key management: a
+ * leaked key must not be able to lock its owner out or mint more keys.
+ * An allow-list, so a route added later is closed to keys until listed here.
+ */
+const API_KEY_ROUTES: RegExp[] = [
+  /^\/functions\/v1\/(?!admin-)/,
+  /^\/api\/(library|jobs|files|batches|invites)(\/|$)/,
+  /^\/api\/(me|transactions|pricing|plans|bundles|subscription|events|referrals|webhook-deliveries)$/,
+];
+
+export function apiKeyMayCall(req: FastifyRequest): boolean {
+  const url = req.routeOptions.url ?? '';
+  return API_KEY_ROUTES.some((pattern) => pattern.test(url));
 }
 
 export async function requireAdmin(req: FastifyRequest, auth: AuthService): Promise<AuthenticatedUser> {
@@ -60,14 +85,21 @@ declare module 'fastify' {
     auth?: 'public' | 'user' | 'admin';
     /** The words for an anonymous caller when a feature's spec names them. */
     authMessage?: string;
+    /** Spends or buys ENERGY: refused to unconfirmed e-mails while EMAIL_VERIFICATION is on. */
+    verifiedEmail?: boolean;
   }
 }
 
 /** Enforces `config.auth` on every route that declares it. */
-export function registerAuthGuard(app: FastifyInstance, auth: AuthService): void {
+export function registerAuthGuard(app: FastifyInstance, auth: AuthService, verificationRequired: () => boolean = () => false): void {
   app.addHook('onRequest', async (req) => {
-    const level = req.routeOptions.config?.auth;
+    const config = req.routeOptions.config;
+    const level = config?.auth;
     if (level === 'user') await requireUser(req, auth);
     else if (level === 'admin') await requireAdmin(req, auth);
+    if (config?.verifiedEmail && verificationRequired()) {
+      const user = await requireUser(req, auth);
+      if (!user.emailVerified) throw new AppError('email_unverified', accountMessages.verifyFirst);
+    }
   });
 }

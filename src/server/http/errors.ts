@@ -8,6 +8,7 @@ export const errorStatus = {
   unauthenticated: 401,
   insufficient_energy: 402,
   forbidden: 403,
+  email_unverified: 403,
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
@@ -25,6 +26,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
+    /** Response headers that belong to the refusal (Retry-After on a 429). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = 'AppError';
@@ -35,6 +38,3 @@ export class AppError extends Error {
   }
 }
 
-export const fail = (code: ErrorCode, message: string, details?: Record<string, unknown>): never => {
-  throw new AppError(code, message, details);
-};

@@ -2,6 +2,18 @@ import { PgBoss } from 'pg-boss';
 import type { Db, Queryable } from '../db/db.js';
 
 export const TOOL_RUN_QUEUE = 'tool-run';
+// Any constant works: the same for every process of the app (see migrate.ts for the other).
+const QUEUE_SCHEMA_LOCK_KEY = 727_002;
+const HAND_BACK_WAIT_MS = 10_000;
+/** One job per stored mail (the job id is the mail id). */
+export const MAIL_QUEUE = 'mail';
+/** 'Download my data' archives too large to stream at once. */
+export const ACCOUNT_EXPORT_QUEUE = 'account-export';
+
+export interface AccountExportMessage {
+  exportId: string;
+  userId: string;
+}
 
 export interface ToolRunMessage {
   jobId: string;
@@ -25,17 +37,42 @@ export interface QueueOptions {
  * run is never charged without being queued, nor queued without a charge.
  */
 export class JobQueue {
-  private constructor(
-    readonly boss: PgBoss,
-    private readonly opts: QueueOptions,
-  ) {}
+  private started?: PgBoss;
+  private opts: QueueOptions = {};
+
+  /** Built with the other services; it sends and works once started. */
+  constructor(private readonly db: Db) {}
+
+  get boss(): PgBoss {
+    if (!this.started) throw new Error('The job queue has not started');
+    return this.started;
+  }
 
   static async start(db: Db, opts: QueueOptions = {}): Promise<JobQueue> {
+    const queue = new JobQueue(db);
+    await queue.start(opts);
+    return queue;
+  }
+
+  async start(opts: QueueOptions = {}): Promise<void> {
+    if (this.started) return;
+    const db = this.db;
+    this.opts = opts;
+    // Confined test schemas get a queue schema of their own.
+    const schema = db.schema ? `${db.schema}_boss` : 'pgboss';
+    if (db.kind === 'postgres') {
+      // pg-boss's own CREATE SCHEMA IF NOT EXISTS fails when two processes
+      // start on an empty database at once (a unique violation it does not
+      // expect): make the schema first, one process at a time.
+      await db.transaction(async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock($1)', [QUEUE_SCHEMA_LOCK_KEY]);
+        await tx.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      });
+    }
     const boss = new PgBoss({
       db: db.queueDatabase() as never,
       backend: db.kind === 'pglite' ? 'pglite' : 'postgres',
-      // Confined test schemas get a queue schema of their own.
-      schema: db.schema ? `${db.schema}_boss` : 'pgboss',
+      schema,
       schedule: false,
       superviseIntervalSeconds: opts.superviseSeconds ?? 15,
       monitorIntervalSeconds: opts.superviseSeconds ?? 15,
@@ -49,7 +86,22 @@ export class JobQueue {
       heartbeatSeconds: opts.heartbeatSeconds ?? 30,
       deleteAfterSeconds: 7 * 86_400,
     });
-    return new JobQueue(boss, opts);
+    // A slow or down SMTP server is retried with backoff; the request that wrote the mail never waits.
+    await boss.createQueue(MAIL_QUEUE, {
+      retryLimit: 4,
+      retryDelay: opts.retryDelaySeconds ?? 30,
+      retryBackoff: true,
+      expireInSeconds: 120,
+      deleteAfterSeconds: 86_400,
+    });
+    await boss.createQueue(ACCOUNT_EXPORT_QUEUE, {
+      retryLimit: 2,
+      retryDelay: opts.retryDelaySeconds ?? 30,
+      retryBackoff: true,
+      expireInSeconds: 3_600,
+      deleteAfterSeconds: 86_400,
+    });
+    this.started = boss;
   }
 
   /** Enqueues inside the caller's transaction; grouped by user for the per-user cap. */
@@ -58,13 +110,24 @@ export class JobQueue {
       id: message.jobId,
       group: { id: message.userId },
       expireInSeconds: message.timeLimitSeconds,
-      db: { executeSql: async (text: string, values?: unknown[]) => ({ rows: await tx.query(text, values) }) } as never,
+      db: txDb(tx),
     });
+  }
+
+  /** Delivery of a stored mail, committed with tx when given. A second send of the same mail is ignored. */
+  async sendMail(mailId: string, tx?: Queryable): Promise<void> {
+    await this.boss.send(MAIL_QUEUE, { mailId }, { id: mailId, ...(tx ? { db: txDb(tx) } : {}) });
+    this.wake();
+  }
+
+  async sendAccountExport(message: AccountExportMessage): Promise<void> {
+    await this.boss.send(ACCOUNT_EXPORT_QUEUE, message, { id: message.exportId });
+    this.wake();
   }
 
   /** Wakes this process's idle workers at once (a send from this process). */
   wake(): void {
-    for (const id of this.workerIds) this.boss.notifyWorker(id);
+    for (const id of this.workerIds) this.started?.notifyWorker(id);
   }
 
   readonly workerIds: string[] = [];
@@ -73,7 +136,45 @@ export class JobQueue {
     await this.boss.cancel(TOOL_RUN_QUEUE, jobId);
   }
 
-  async stop(): Promise<void> {
-    await this.boss.stop({ graceful: false, timeout: 5_000 }).catch((err) => this.opts.log?.warn({ err }, 'queue stop'));
+  private stopped = false;
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  /** A handler's run, so that stop() can wait for its hand-back to be written. */
+  track(run: Promise<unknown>): void {
+    this.inFlight.add(run);
+    run.finally(() => this.inFlight.delete(run)).catch(() => {});
   }
+
+  /** Started and not stopping: what readiness reports. */
+  get running(): boolean {
+    return !!this.started && !this.stopped;
+  }
+
+  /**
+   * Stops fetching at once. Running jobs get `graceSeconds` to finish; then
+   * the queue fails their attempt (a retry, on this or another process) and
+   * aborts their handlers, which hand them back uncharged.
+   */
+  async stop(graceSeconds = 0): Promise<void> {
+    this.stopped = true;
+    const boss = this.started;
+    this.started = undefined;
+    await boss
+      ?.stop({ graceful: graceSeconds > 0, timeout: Math.max(1_000, graceSeconds * 1000) })
+      .catch((err) => this.opts.log?.warn({ err }, 'queue stop'));
+    // Aborted handlers settle quickly (they only write the hand-back); bounded all the same.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.inFlight]),
+      new Promise((r) => {
+        timer = setTimeout(r, HAND_BACK_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+}
+
+/** pg-boss's view of one of our transactions. */
+function txDb(tx: Queryable): never {
+  return { executeSql: async (text: string, values?: unknown[]) => ({ rows: await tx.query(text, values) }) } as never;
 }

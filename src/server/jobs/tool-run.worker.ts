@@ -1,21 +1,21 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { AiProvider, MediaOutput, RunContext } from '../providers/ai/ai-provider.js';
+import type { AiProvider, RunContext } from '../providers/ai/ai-provider.js';
 import { ProviderError } from '../providers/ai/ai-provider.js';
 import type { ToolsService } from '../features/tools/tools.service.js';
 import { generatedName, toolErrors } from '../features/tools/tools.service.js';
 import type { ToolMediaPort } from '../features/tools/tool-media.js';
-import type { ToolJobRow } from '../features/tools/tools.repo.js';
-import { TOOLS, type ToolEndpoint } from '../../shared/tools.js';
+import { InvalidResultError } from '../tools/tool-definition.js';
 import { TOOL_RUN_QUEUE, type JobQueue, type ToolRunMessage } from './queue.js';
+import { observeToolRun, type JobOutcome } from '../observability/metrics.js';
 
 export interface WorkerDeps {
   queue: JobQueue;
   tools: ToolsService;
   media: ToolMediaPort;
   /** The provider for each tool (AI_PROVIDER, overridable per tool). */
-  providerFor(tool: ToolEndpoint): AiProvider;
+  providerFor(endpoint: string): AiProvider;
   log: { info: (o: unknown, m?: string) => void; warn: (o: unknown, m?: string) => void; error: (o: unknown, m?: string) => void };
   /** Heavy jobs at once in this process (default: one per core). */
   concurrency: number;
@@ -41,7 +41,9 @@ export async function startToolWorkers(deps: WorkerDeps): Promise<void> {
     },
     async ([message]) => {
       try {
-        await runToolJob(message.data, deps);
+        const run = runToolJob(message.data, deps, message.signal);
+        deps.queue.track(run);
+        await run;
       } finally {
         // A worker that just finished fetches again at once instead of
         // sleeping out its polling interval while work is waiting.
@@ -54,15 +56,37 @@ export async function startToolWorkers(deps: WorkerDeps): Promise<void> {
 
 class Cancelled extends Error {}
 
-/** One attempt at a run. Throws only to ask the queue for another attempt. */
-export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps): Promise<void> {
+/** Rejects when the signal fires; never an unhandled rejection when nobody awaits it any more. */
+function abortedBy(signal: AbortSignal): Promise<never> {
+  const p = new Promise<never>((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  p.catch(() => {});
+  return p;
+}
+/** The process is stopping and its grace period ran out: the queue has failed this attempt for a retry. */
+class HandedBack extends Error {}
+
+/**
+ * One attempt at a run. Throws only to ask the queue for another attempt.
+ * `stopSignal` fires when a draining process gives up waiting for the run.
+ */
+export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps, stopSignal?: AbortSignal): Promise<void> {
   const { tools, media, log } = deps;
   const queued = await tools.peek(message.jobId);
   if (!queued) return;
-  const provider = deps.providerFor(queued.tool);
+  const definition = tools.registry.find(queued.tool);
+  if (!definition) {
+    // A run of a tool this build does not have (removed since): end it, refunded.
+    log.warn({ jobId: queued.id, tool: queued.tool }, 'run of an unknown tool');
+    await tools.settleFailure(queued.id, 'failed', toolErrors.unknownTool);
+    return;
+  }
+  const provider = deps.providerFor(definition.endpoint);
   const job = await tools.claim(message.jobId, provider.name);
   if (!job) return; // already ended: cancelled, swept or done
-  const tool = TOOLS[job.tool];
+  const tool = definition.info;
   const maxAttempts = deps.maxAttempts ?? 3;
 
   const controller = new AbortController();
@@ -76,8 +100,13 @@ export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps): Pro
       })
       .catch(() => {});
   }, STATUS_POLL_MS);
+  const onStop = () => controller.abort(new HandedBack());
+  if (stopSignal?.aborted) onStop();
+  else stopSignal?.addEventListener('abort', onStop, { once: true });
   const workDir = await fs.mkdtemp(path.join(os.tmpdir(), `run-${job.id.slice(0, 8)}-`));
 
+  const startedAt = performance.now();
+  let outcome: JobOutcome = 'failed';
   let lastWrite = 0;
   let lastFraction = -1;
   const ctx: RunContext = {
@@ -99,7 +128,16 @@ export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps): Pro
 
   try {
     ctx.onProgress({ stage: 'Preparing', fraction: 0.02 });
-    const { output, result, originalImageUrl, prompt } = await execute(job, provider, media, ctx);
+    // An abort (cancel, deadline, shutdown) settles the run now, without
+    // waiting for the provider to notice the signal on its own.
+    const work = definition.execute(
+      provider,
+      job.input,
+      (ref, kind) => media.resolveInput(job.user_id, ref, kind, workDir),
+      ctx,
+    );
+    work.catch(() => {});
+    const { output, result, prompt, source } = await Promise.race([work, abortedBy(controller.signal)]);
     if (controller.signal.aborted) throw controller.signal.reason;
     ctx.onProgress({ stage: 'Saving to your library', fraction: 0.98 });
     const { itemId } = await media.saveResult({
@@ -109,106 +147,43 @@ export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps): Pro
       kind: tool.output,
       generationType: tool.label,
       originalName: generatedName(tool.output === 'video' ? 'Video' : 'Image', prompt ?? tool.label),
-      originalImageUrl,
+      originalImageUrl: source.originalUrl,
       prompt,
     });
-    await tools.settleSuccess(job, result, itemId);
+    outcome = (await tools.settleSuccess(job, result, itemId)) ? 'succeeded' : 'canceled';
   } catch (err) {
     const reason = controller.signal.aborted ? controller.signal.reason : err;
-    if (reason instanceof Cancelled) return; // someone else settled it (cancel or sweep): refunded there
+    if (reason instanceof Cancelled) {
+      outcome = 'canceled';
+      return; // someone else settled it (cancel or sweep): refunded there
+    }
+    if (reason instanceof HandedBack) {
+      outcome = 'handed_back';
+      // Already charged once; the queue's retry runs it again without a new charge.
+      if (await tools.release(job).catch(() => false)) log.info({ jobId: job.id }, 'tool run handed back to the queue at shutdown');
+      return;
+    }
     if (controller.signal.aborted) {
+      outcome = 'timed_out';
       await tools.settleFailure(job.id, 'failed', toolErrors.timedOut);
       return;
     }
     const retryable = !(err instanceof ProviderError) || err.retryable;
     if (retryable && job.attempts < maxAttempts) {
+      outcome = 'retry';
       log.warn({ err, jobId: job.id, attempt: job.attempts }, 'tool run failed; will retry');
       throw err;
     }
     // A refused input or a model's own refusal is the user's to fix: no stack trace needed.
-    if (err instanceof ProviderError) log.info({ jobId: job.id, reason: err.message }, 'tool run failed');
+    if (err instanceof InvalidResultError) log.error({ jobId: job.id, detail: err.detail }, 'provider result refused by the result schema');
+    else if (err instanceof ProviderError) log.info({ jobId: job.id, reason: err.message }, 'tool run failed');
     else log.warn({ err, jobId: job.id }, 'tool run failed');
     await tools.settleFailure(job.id, 'failed', err instanceof ProviderError ? err.message : tool.failure);
   } finally {
     clearTimeout(deadline);
     clearInterval(watcher);
+    stopSignal?.removeEventListener('abort', onStop);
+    observeToolRun(job.tool, outcome, (performance.now() - startedAt) / 1000);
     await fs.rm(workDir, { recursive: true, force: true }).catch(() => {});
-  }
-}
-
-interface Execution {
-  output: MediaOutput & { durationSeconds?: number };
-  result: Record<string, unknown>;
-  originalImageUrl: string | null;
-  prompt: string | null;
-}
-
-async function execute(job: ToolJobRow, provider: AiProvider, media: ToolMediaPort, ctx: RunContext): Promise<Execution> {
-  const input = job.input as Record<string, any>;
-  const isVideoInput = job.tool === 'fal-video-upscaler';
-  const source = await media.resolveInput(job.user_id, String(isVideoInput ? input.video_url : input.image_url), isVideoInput ? 'video' : 'image', ctx.workDir);
-  const original = { original_url: source.originalUrl, original_item_id: source.itemId };
-  ctx.onProgress({ stage: 'Processing', fraction: 0.05 });
-
-  switch (job.tool) {
-    case 'fal-image-editor': {
-      const out = await provider.editImage({ image: source.media, prompt: input.prompt, enableSafetyChecker: !!input.enable_safety_checker }, ctx);
-      return { output: out, result: { ...original, model: out.model, prompt_used: out.promptUsed }, originalImageUrl: source.originalUrl, prompt: input.prompt };
-    }
-    case 'fal-image-restore': {
-      const out = await provider.restoreImage({ image: source.media, upscaling: input.upscaling, backbone: input.backbone, seed: input.seed }, ctx);
-      return {
-        output: out,
-        result: { ...original, model: out.model, settings: { upscaling: input.upscaling, backbone: input.backbone } },
-        originalImageUrl: source.originalUrl,
-        prompt: null,
-      };
-    }
-    case 'fal-upscaler': {
-      const out = await provider.upscaleImage({ image: source.media, scale: input.scale }, ctx);
-      return { output: out, result: { ...original, model: out.model, scale_factor: input.scale }, originalImageUrl: source.originalUrl, prompt: null };
-    }
-    case 'fal-image-to-video': {
-      const out = await provider.imageToVideo(
-        {
-          image: source.media,
-          prompt: input.prompt,
-          numFrames: input.num_frames,
-          framesPerSecond: input.frames_per_second,
-          resolution: input.resolution,
-          aspectRatio: input.aspect_ratio,
-          numInferenceSteps: input.num_inference_steps,
-          enableSafetyChecker: !!input.enable_safety_checker,
-          enablePromptExpansion: !!input.enable_prompt_expansion,
-          acceleration: input.acceleration,
-          interpolatorModel: input.interpolator_model,
-          numInterpolatedFrames: input.num_interpolated_frames,
-          adjustFpsForInterpolation: !!input.adjust_fps_for_interpolation,
-          guidanceScale: input.guidance_scale,
-          guidanceScale2: input.guidance_scale_2,
-          shift: input.shift,
-          negativePrompt: input.negative_prompt,
-          loras: input.loras ?? [],
-          seed: input.seed,
-        },
-        ctx,
-      );
-      return {
-        output: out,
-        result: { ...original, model: out.model, prompt_used: out.promptUsed, duration_seconds: out.durationSeconds },
-        originalImageUrl: source.originalUrl,
-        prompt: input.prompt,
-      };
-    }
-    case 'fal-video-upscaler': {
-      const out = await provider.upscaleVideo({ video: source.media, scale: input.scale }, ctx);
-      return {
-        output: out,
-        result: { ...original, model: out.model, scale_factor: input.scale, duration_seconds: out.durationSeconds },
-        originalImageUrl: source.originalUrl,
-        // SPEC §7: the video upscaler saves this description.
-        prompt: `Upscaled ${input.scale}x from original video`,
-      };
-    }
   }
 }

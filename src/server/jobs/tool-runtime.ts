@@ -1,14 +1,10 @@
 import type { AppContext } from '../app-context.js';
-import type { AiProvider } from '../providers/ai/ai-provider.js';
-import { ToolsService } from '../features/tools/tools.service.js';
-import type { ToolMediaPort } from '../features/tools/tool-media.js';
-import { TOOLS, type ToolEndpoint } from '../../shared/tools.js';
-import { JobQueue } from './queue.js';
+import type { ToolsService } from '../features/tools/tools.service.js';
+import type { JobQueue } from './queue.js';
 import { startToolWorkers } from './tool-run.worker.js';
+import { startAccountWorkers } from './account.workers.js';
 
 export interface ToolRuntimeOptions {
-  media: ToolMediaPort;
-  providerFor(tool: ToolEndpoint): AiProvider;
   /** Run workers in this process (the app by default; a worker process always). */
   runWorkers: boolean;
   concurrency: number;
@@ -23,37 +19,36 @@ export interface ToolRuntimeOptions {
 export interface ToolRuntime {
   queue: JobQueue;
   tools: ToolsService;
-  stop(): Promise<void>;
+  /** Running jobs get graceSeconds to finish, then go back to the queue (default: at once). */
+  stop(graceSeconds?: number): Promise<void>;
 }
 
-/** Queue + tools service (+ workers and the sweeper): what tool runs need at run time. */
+/**
+ * Starts what tool runs need at run time on the built services: price rows
+ * and providers checked, the queue started, and (when asked) workers and
+ * the sweeper.
+ */
 export async function startToolRuntime(ctx: AppContext, opts: ToolRuntimeOptions): Promise<ToolRuntime> {
-  const queue = await JobQueue.start(ctx.db, { heartbeatSeconds: opts.heartbeatSeconds, retryDelaySeconds: opts.retryDelaySeconds,
+  const { registry, queue, tools, ai } = ctx.services;
+  await registry.seedPrices(ctx.db);
+  await registry.verify(ctx.db, ai.providerFor);
+  await queue.start({
+    heartbeatSeconds: opts.heartbeatSeconds,
+    retryDelaySeconds: opts.retryDelaySeconds,
     superviseSeconds: opts.superviseSeconds,
     log: ctx.log,
   });
-  const tools = new ToolsService(
-    ctx.db,
-    ctx.services.energy,
-    ctx.services.pricing,
-    queue,
-    opts.media,
-    ctx.services.realtime,
-    (endpoint, body) =>
-      endpoint === 'fal-image-editor' ? (opts.providerFor(endpoint).validateEditPrompt?.(String(body.prompt ?? '')) ?? null) : null,
-  );
-  // The library's retry of a pending or failed video runs the tool again.
-  ctx.services.library.setRetryHandler(({ userId, item }) => tools.retryLibraryItem(userId, item));
-  ctx.services.library.setPendingDeleteHandler(async ({ userId, jobId }) => {
-    await tools.cancel(userId, jobId).catch(() => {}); // already ended: nothing to stop
-  });
+  // Mail and account exports still take the started queue this way.
+  ctx.services.mail.attachQueue(queue);
+  ctx.services.account.attachRuntime({ queue, jobs: tools });
   let sweeper: NodeJS.Timeout | undefined;
   if (opts.runWorkers) {
+    await startAccountWorkers({ queue, mail: ctx.services.mail, account: ctx.services.account });
     await startToolWorkers({
       queue,
       tools,
-      media: opts.media,
-      providerFor: opts.providerFor,
+      media: tools.media,
+      providerFor: ai.providerFor,
       log: ctx.log,
       concurrency: opts.concurrency,
       perUserConcurrency: opts.perUserConcurrency,
@@ -67,13 +62,11 @@ export async function startToolRuntime(ctx: AppContext, opts: ToolRuntimeOptions
   return {
     queue,
     tools,
-    async stop() {
+    async stop(graceSeconds = 0) {
       if (sweeper) clearInterval(sweeper);
-      ctx.services.library.setRetryHandler(null);
-      ctx.services.library.setPendingDeleteHandler(null);
-      await queue.stop();
+      ctx.services.mail.attachQueue(null);
+      ctx.services.account.attachRuntime(null);
+      await queue.stop(graceSeconds);
     },
   };
 }
-
-export const TOOL_ENDPOINTS = Object.keys(TOOLS) as ToolEndpoint[];

@@ -39,7 +39,7 @@ export async function sniffType(head: Uint8Array): Promise<SniffedType | null> {
   return (found && ACCEPTED[found.mime]) ?? null;
 }
 
-/** SPEC §5: the extension defaults to jpg. */
+/** requirements §5: the extension defaults to jpg. */
 export const extensionFor = (contentType: string) =>
   Object.values(ACCEPTED).find((t) => t.contentType === contentType)?.ext ?? 'jpg';
 

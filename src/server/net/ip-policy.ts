@@ -25,3 +25,23 @@ export function isPublicAddress(ip: string): boolean {
   }
   return addr.range() === 'unicast';
 }
+
+/** One address in one canonical text form, so allowlist entries and resolved addresses compare equal. */
+export function canonicalAddress(ip: string): string | null {
+  const bare = ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  if (!ipaddr.IPv4.isValidFourPartDecimal(bare) && !ipaddr.IPv6.isValid(bare)) return null;
+  return ipaddr.process(bare).toString();
+}
+
+/**
+ * `127.0.0.1:4010` or `[::1]:4010` -> canonical address and port. Host names
+ * and entries without a port give null: an allowance for private addresses
+ * must name exactly one address and one port.
+ */
+export function parseAddressPort(entry: string): { address: string; port: number } | null {
+  const m = /^\[([^\]]+)\]:(\d{1,5})$/.exec(entry) ?? /^([^:[\]]+):(\d{1,5})$/.exec(entry);
+  const address = m ? canonicalAddress(m[1]!) : null;
+  const port = m ? Number(m[2]) : 0;
+  if (!address || port < 1 || port > 65535) return null;
+  return { address, port };
+}

@@ -5,7 +5,7 @@ import https from 'node:https';
 import net from 'node:net';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { isPublicAddress } from './ip-policy.js';
+import { canonicalAddress, isPublicAddress, parseAddressPort } from './ip-policy.js';
 
 /**
  * Fetches a user-given URL without letting it reach our own network
@@ -48,8 +48,9 @@ export interface SafeFetcherOptions {
   /** Injectable for tests; dns.lookup (all addresses, as the OS resolves them) by default. */
   resolve?: Resolver;
   /**
-   * Hosts, addresses or host:port pairs that may be reached although private
-   * (config FETCH_ALLOW_PRIVATE_HOSTS, tests only). Empty by default: deny.
+   * Exact address:port pairs that may be reached although private (config
+   * FETCH_ALLOW_PRIVATE_HOSTS, tests only). Host names never match: a name
+   * can be pointed anywhere. Empty by default: deny.
    */
   allowPrivate?: readonly string[];
   userAgent?: string;
@@ -64,6 +65,11 @@ export interface FetchRequestOptions {
   signal?: AbortSignal;
   /** Pretty size for the too-large message, e.g. '10 MB'. */
   limitLabel?: string;
+  /**
+   * Once the first `headBytes` have arrived, may lower the cap for what they
+   * turned out to be (an image's limit, not a video's): the rest is cut there.
+   */
+  narrowCap?: { headBytes: number; capFor: (head: Buffer) => Promise<{ maxBytes: number; limitLabel: string } | null> };
 }
 
 export interface FetchedFile {
@@ -89,7 +95,12 @@ export class SafeFetcher {
 
   constructor(opts: SafeFetcherOptions = {}) {
     this.resolve = opts.resolve ?? defaultResolver;
-    this.allow = new Set((opts.allowPrivate ?? []).map((s) => s.trim().toLowerCase()).filter(Boolean));
+    this.allow = new Set(
+      (opts.allowPrivate ?? []).flatMap((entry) => {
+        const parsed = parseAddressPort(entry.trim());
+        return parsed ? [`${parsed.address}|${parsed.port}`] : [];
+      }),
+    );
     this.userAgent = opts.userAgent ?? 'PixelRush/1.0 (+media import)';
   }
 
@@ -109,9 +120,10 @@ export class SafeFetcher {
     return url;
   }
 
-  private allowed(host: string, address: string, port: number): boolean {
+  private allowed(address: string, port: number): boolean {
     if (this.allow.size === 0) return false;
-    return [host, `${host}:${port}`, address, `${address}:${port}`].some((k) => this.allow.has(k));
+    const canonical = canonicalAddress(address);
+    return canonical !== null && this.allow.has(`${canonical}|${port}`);
   }
 
   /** The one address to connect to, after checking every address of the host. */
@@ -133,7 +145,7 @@ export class SafeFetcher {
       if (addresses.length === 0) throw new SafeFetchError('unresolvable', `Could not resolve host ${host}`);
     }
     for (const a of addresses) {
-      if (!isPublicAddress(a.address) && !this.allowed(host, a.address, port)) {
+      if (!isPublicAddress(a.address) && !this.allowed(a.address, port)) {
         throw new SafeFetchError('blocked', 'URL is not allowed: it points to a private or local network address');
       }
     }
@@ -163,19 +175,41 @@ export class SafeFetcher {
           res.resume();
           throw new SafeFetchError('http_status', `The URL answered with HTTP ${status}`);
         }
-        const tooLarge = () =>
-          new SafeFetchError('too_large', `File is too large (max ${opts.limitLabel ?? `${opts.maxBytes} bytes`})`);
+        let maxBytes = opts.maxBytes;
+        let limitLabel = opts.limitLabel;
+        const tooLarge = () => new SafeFetchError('too_large', `File is too large (max ${limitLabel ?? `${maxBytes} bytes`})`);
         const declaredLength = Number(res.headers['content-length']);
         if (Number.isFinite(declaredLength) && declaredLength > opts.maxBytes) {
           res.destroy();
           throw tooLarge();
         }
         let size = 0;
+        const narrow = opts.narrowCap;
+        let head: Buffer[] | null = narrow ? [] : null;
         const cap = new Transform({
           transform(chunk: Buffer, _enc, cb) {
             size += chunk.length;
-            if (size > opts.maxBytes) cb(tooLarge());
+            if (head && narrow) {
+              head.push(chunk);
+              if (size < narrow.headBytes) return cb();
+              const start = Buffer.concat(head);
+              head = null;
+              narrow.capFor(start).then(
+                (lower) => {
+                  if (lower && lower.maxBytes < maxBytes) ({ maxBytes, limitLabel } = lower);
+                  cb(size > maxBytes ? tooLarge() : null, size > maxBytes ? undefined : start);
+                },
+                (err: unknown) => cb(err as Error),
+              );
+              return;
+            }
+            if (size > maxBytes) cb(tooLarge());
             else cb(null, chunk);
+          },
+          flush(cb) {
+            // A body shorter than the sniffing window: pass on what was held back.
+            if (head) cb(null, Buffer.concat(head));
+            else cb();
           },
         });
         await pipeline(res, cap, fs.createWriteStream(destPath), { signal });
@@ -196,16 +230,47 @@ export class SafeFetcher {
     }
   }
 
-  private request(url: URL, target: ResolvedAddress, signal: AbortSignal): Promise<http.IncomingMessage> {
+  /**
+   * POSTs a JSON body to a user-given URL under the same address checks
+   * (webhooks). Redirects are not followed: a receiver answers where it was
+   * registered. Resolves with the status; throws SafeFetchError otherwise.
+   */
+  async postJson(rawUrl: string, body: string, headers: Record<string, string>, timeoutMs = 10_000): Promise<number> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    const url = SafeFetcher.parse(rawUrl);
+    const target = await this.checkHost(url);
+    try {
+      const res = await this.request(url, target, signal, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers },
+        body,
+      });
+      res.resume();
+      return res.statusCode ?? 0;
+    } catch (err) {
+      if (signal.aborted || (err as Error).name === 'AbortError') throw new SafeFetchError('timeout', 'Timed out waiting for the receiver');
+      throw new SafeFetchError('network', `Could not reach the receiver (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+  }
+
+  private request(
+    url: URL,
+    target: ResolvedAddress,
+    signal: AbortSignal,
+    send: { method: string; headers: Record<string, string>; body?: string } = {
+      method: 'GET',
+      headers: { accept: 'image/*,video/*;q=0.9,*/*;q=0.5' },
+    },
+  ): Promise<http.IncomingMessage> {
     const mod = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
       const req = mod.request(
         url,
         {
-          method: 'GET',
+          method: send.method,
           agent: false,
           signal,
-          headers: { 'user-agent': this.userAgent, accept: 'image/*,video/*;q=0.9,*/*;q=0.5' },
+          headers: { 'user-agent': this.userAgent, ...send.headers },
           // Pin the connection to the address we checked; TLS still verifies
           // the certificate against the URL's host name (SNI unchanged).
           lookup: (_host, options, cb) => {
@@ -217,7 +282,7 @@ export class SafeFetcher {
         resolve,
       );
       req.on('error', reject);
-      req.end();
+      req.end(send.body);
     });
   }
 }

@@ -75,7 +75,9 @@ function sseSink(res: ServerResponse): RealtimeSink {
       write(': ping\n\n');
     },
     close() {
-      if (!res.writableEnded) res.end();
+      // The server is going away: reconnect soon (to another node, or this
+      // one restarted), spread out so clients do not all return at once.
+      if (!res.writableEnded) res.end(`retry: ${1000 + Math.floor(Math.random() * 4000)}\n\n`);
     },
   };
 }

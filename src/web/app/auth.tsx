@@ -5,7 +5,7 @@ import type { AuthResponse, SignInBody, SignUpBody } from '../../shared/auth.sch
 import { ApiError, api, apiPost } from '../lib/api';
 import { queryKeys } from '../lib/queryKeys';
 
-/** The signed-in user as screens see it (SPEC §3: current user carries isVip / isAdmin). */
+/** The signed-in user as screens see it (requirements §3: current user carries isVip / isAdmin). */
 export interface AuthUser {
   id: string;
   email: string;
@@ -50,7 +50,7 @@ interface Roles {
 }
 const NO_ROLES: Roles = { isVip: false, isAdmin: false };
 
-/** SPEC §4/§8: both checks in the background; if either fails both flags stay false. */
+/** requirements §4/§8: both checks in the background; if either fails both flags stay false. */
 async function fetchRoles(): Promise<Roles> {
   try {
     const [vip, admin] = await Promise.all([

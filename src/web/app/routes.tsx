@@ -8,6 +8,8 @@ import { LandingPage } from '../features/auth/LandingPage';
 
 const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 const SuccessPage = lazy(() => import('../features/payments/SuccessPage'));
+const ResetPasswordPage = lazy(() => import('../features/account/ResetPasswordPage').then((m) => ({ default: m.ResetPasswordPage })));
+const VerifyEmailPage = lazy(() => import('../features/account/ResetPasswordPage').then((m) => ({ default: m.VerifyEmailPage })));
 
 /** Signed-in screens; signed-out visitors get the landing page (login / register) in place. */
 export function RequireAuth({ children }: { children: ReactNode }) {
@@ -28,7 +30,7 @@ export function AppRoutes() {
     <Routes>
       <Route path="/" element={<RootRedirect />} />
       <Route
-        path="/dashboard"
+        path="/dashboard/*"
         element={
           <RequireAuth>
             <DashboardPage />
@@ -41,6 +43,23 @@ export function AppRoutes() {
           <RequireAuth>
             <SuccessPage />
           </RequireAuth>
+        }
+      />
+      {/* Opened from e-mailed links, signed in or not. */}
+      <Route
+        path="/reset-password"
+        element={
+          <Suspense fallback={<LoadingScreen />}>
+            <ResetPasswordPage />
+          </Suspense>
+        }
+      />
+      <Route
+        path="/verify-email"
+        element={
+          <Suspense fallback={<LoadingScreen />}>
+            <VerifyEmailPage />
+          </Suspense>
         }
       />
       <Route path="*" element={<NotFoundPage />} />

@@ -38,7 +38,7 @@ export interface CompareSliderProps {
   className?: string;
 }
 
-/** Toggle buttons for the backgrounds behind transparent / letterboxed images (SPEC §2). */
+/** Toggle buttons for the backgrounds behind transparent / letterboxed images (requirements §2). */
 export function BackgroundPicker({ value, onChange }: { value: CompareBackground; onChange: (b: CompareBackground) => void }) {
   return (
     <div role="group" aria-label="Background" className="inline-flex flex-wrap items-center gap-1 rounded-xl border border-zinc-800 bg-zinc-950/60 p-1">
@@ -62,7 +62,7 @@ export function BackgroundPicker({ value, onChange }: { value: CompareBackground
 }
 
 /**
- * Before/after comparison (SPEC §2): drag anywhere, or focus the handle and use
+ * Before/after comparison (requirements §2): drag anywhere, or focus the handle and use
  * the arrow keys (the handle is a focusable role="slider" with its value).
  * If an image cannot be loaded, 'Image Loading Error' lists the failed URLs.
  */
@@ -170,7 +170,7 @@ export function CompareSlider({
       {showBackgrounds && (
         <div className="flex flex-wrap items-center justify-between gap-2">
           <BackgroundPicker value={background} onChange={setBackground} />
-          <span className="hidden text-xs text-zinc-500 sm:inline">Drag the handle, or focus it and use the arrow keys</span>
+          <span className="hidden text-xs text-zinc-400 sm:inline">Drag the handle, or focus it and use the arrow keys</span>
         </div>
       )}
     </div>

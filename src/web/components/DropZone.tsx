@@ -6,11 +6,11 @@ import type { LibraryItem, MediaKind } from '../features/library/api';
 import { checkUploadFile, UPLOAD_FORMATS, UPLOAD_LIMITS, useUpload } from '../lib/upload';
 
 /**
- * SPEC §2 shared pieces: the image upload drop zone (images, 10 MB) and the
+ * requirements §2 shared pieces: the image upload drop zone (images, 10 MB) and the
  * video upload drop zone (videos, 100 MB). Drag and drop, click, paste, or
  * the 'Choose ...' button (the keyboard path).
  *
- * SPEC §5: only the first dropped file is used, and a dropped file that
+ * requirements §5: only the first dropped file is used, and a dropped file that
  * fails the checks is silently ignored. A file picked on purpose (the file
  * dialog) that is refused says why: too large, wrong type, or the server's
  * reason. A file that was sent and refused by the server says why either way,
@@ -43,7 +43,7 @@ export function DropZone({ kind, onUploaded, compact, disabled, className }: Dro
       const refused = checkUploadFile(file, kind);
       if (refused) {
         if (picked) up.fail(refused, file.name);
-        return; // a dropped or pasted file that fails is ignored (SPEC §5)
+        return; // a dropped or pasted file that fails is ignored (requirements §5)
       }
       void up.upload(file).then((item) => {
         if (item) onUploaded?.(item);

@@ -2,7 +2,7 @@ import { Loader2 } from 'lucide-react';
 import { messages } from '../../shared/messages.js';
 import { LogoMark } from './Logo';
 
-/** SPEC §2: while the session loads, a full-screen view reads 'Loading your AI workspace...'. */
+/** requirements §2: while the session loads, a full-screen view reads 'Loading your AI workspace...'. */
 export function LoadingScreen() {
   return (
     <div className="app-bg flex min-h-dvh flex-col items-center justify-center gap-5 px-6 text-center" role="status" aria-live="polite">

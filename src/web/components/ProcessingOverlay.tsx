@@ -1,6 +1,6 @@
-import { useEffect, useState, type ComponentType } from 'react';
+import { useEffect, useRef, useState, type ComponentType } from 'react';
 import { Dialog } from 'radix-ui';
-import { Clock, Hourglass, Loader2, TriangleAlert, XCircle, Zap } from 'lucide-react';
+import { Clock, Hourglass, Info, Loader2, XCircle, Zap } from 'lucide-react';
 import clsx from 'clsx';
 
 export interface OverlayProgress {
@@ -54,6 +54,29 @@ function useTicker(ms: number, active: boolean): number {
   return tick;
 }
 
+/** 'about 40 s left' / 'about 3 min left'. */
+export function formatRemaining(seconds: number): string {
+  const s = Math.max(1, Math.round(seconds));
+  return s < 120 ? `about ${s} s left` : `about ${Math.round(s / 60)} min left`;
+}
+
+/**
+ * Time left from the job's own progress: the rate measured since the first fraction this screen saw
+ * (queue wait and model loading are not counted), once enough of the run has passed to measure it.
+ */
+export function useRemaining(progress: OverlayProgress, now: number): number | null {
+  const first = useRef<{ at: number; fraction: number } | null>(null);
+  const running = progress.status === 'running' && progress.fraction > 0;
+  if (!running) first.current = null;
+  else if (!first.current) first.current = { at: now, fraction: progress.fraction };
+  const start = first.current;
+  if (!start || progress.fraction >= 1) return null;
+  const done = progress.fraction - start.fraction;
+  const took = (now - start.at) / 1000;
+  if (done < 0.03 || took < 2) return null;
+  return ((1 - progress.fraction) * took) / done;
+}
+
 function stageText(p: OverlayProgress): string {
   if (p.status === 'submitting') return 'Starting the run...';
   if (p.status === 'queued') return 'Waiting for a free worker...';
@@ -62,10 +85,12 @@ function stageText(p: OverlayProgress): string {
 }
 
 /**
- * SPEC §2 processing overlay: a modal that cannot be dismissed (no Escape, no
+ * requirements §2 processing overlay: a modal that cannot be dismissed (no Escape, no
  * click outside) showing the tool, the operation with animated dots (0.5 s),
- * the estimated time, the elapsed time (1 s), the cost and 'Do not close this
- * window', plus the job's real progress (stage and fraction from its events).
+ * the estimated time, the elapsed time (1 s) and the cost, plus the job's real
+ * progress (stage, fraction and the time left measured from them). Runs go on
+ * on the server, so instead of asking the user to keep the window open it
+ * says the window can be closed and the result will wait in the library.
  */
 export function ProcessingOverlay({
   open,
@@ -83,7 +108,9 @@ export function ProcessingOverlay({
 }: ProcessingOverlayProps) {
   const dots = useTicker(500, open) % 4;
   useTicker(1000, open);
-  const elapsed = startedAt ? (Date.now() - startedAt) / 1000 : 0;
+  const now = Date.now();
+  const elapsed = startedAt ? (now - startedAt) / 1000 : 0;
+  const remaining = useRemaining(progress, now);
   const percent = Math.round(Math.min(1, Math.max(0, progress.fraction)) * 100);
   const indeterminate = progress.status === 'submitting' || progress.status === 'queued';
   const free = costLabel.startsWith('FREE');
@@ -122,7 +149,14 @@ export function ProcessingOverlay({
               <span className="truncate text-zinc-400" data-testid="progress-stage" aria-live="polite">
                 {stageText(progress)}
               </span>
-              <span className="shrink-0 font-semibold text-zinc-200 tabular-nums">{indeterminate ? '' : `${percent}%`}</span>
+              <span className="shrink-0 font-semibold text-zinc-200 tabular-nums">
+                {remaining !== null && (
+                  <span className="mr-2 font-normal text-zinc-400" data-testid="time-left">
+                    {formatRemaining(remaining)}
+                  </span>
+                )}
+                {indeterminate ? '' : `${percent}%`}
+              </span>
             </div>
             <div
               role="progressbar"
@@ -146,13 +180,13 @@ export function ProcessingOverlay({
 
           <dl className="mt-5 grid grid-cols-3 gap-2 text-center">
             <div className="rounded-xl border border-zinc-800 bg-zinc-950/50 px-2 py-2.5">
-              <dt className="flex items-center justify-center gap-1 text-[11px] font-medium tracking-wide text-zinc-500 uppercase">
+              <dt className="flex items-center justify-center gap-1 text-[11px] font-medium tracking-wide text-zinc-400 uppercase">
                 <Hourglass className="size-3" aria-hidden="true" /> Estimated
               </dt>
               <dd className="mt-0.5 text-sm leading-tight font-semibold text-zinc-100">{estimate}</dd>
             </div>
             <div className="rounded-xl border border-zinc-800 bg-zinc-950/50 px-2 py-2.5">
-              <dt className="flex items-center justify-center gap-1 text-[11px] font-medium tracking-wide text-zinc-500 uppercase">
+              <dt className="flex items-center justify-center gap-1 text-[11px] font-medium tracking-wide text-zinc-400 uppercase">
                 <Clock className="size-3" aria-hidden="true" /> Elapsed
               </dt>
               <dd className="mt-0.5 text-sm font-semibold text-zinc-100 tabular-nums" data-testid="elapsed">
@@ -160,7 +194,7 @@ export function ProcessingOverlay({
               </dd>
             </div>
             <div className="rounded-xl border border-zinc-800 bg-zinc-950/50 px-2 py-2.5">
-              <dt className="flex items-center justify-center gap-1 text-[11px] font-medium tracking-wide text-zinc-500 uppercase">
+              <dt className="flex items-center justify-center gap-1 text-[11px] font-medium tracking-wide text-zinc-400 uppercase">
                 <Zap className="size-3" aria-hidden="true" /> Cost
               </dt>
               <dd className={clsx('mt-0.5 text-sm font-semibold', free ? 'text-emerald-300' : 'text-amber-300')}>{costLabel}</dd>
@@ -168,9 +202,12 @@ export function ProcessingOverlay({
           </dl>
           {estimateNote && <p className="mt-2 text-center text-xs text-zinc-400">{estimateNote}</p>}
 
-          <p className="mt-5 flex items-center justify-center gap-2 rounded-xl border border-amber-400/20 bg-amber-400/5 px-3 py-2 text-sm font-medium text-amber-200">
-            <TriangleAlert className="size-4 shrink-0" aria-hidden="true" />
-            Do not close this window
+          <p
+            data-testid="close-note"
+            className="mt-5 flex items-center justify-center gap-2 rounded-xl border border-sky-400/20 bg-sky-400/5 px-3 py-2 text-sm text-sky-100"
+          >
+            <Info className="size-4 shrink-0" aria-hidden="true" />
+            You can close this window: the run goes on, and the result will be in your library.
           </p>
 
           {onCancel && (

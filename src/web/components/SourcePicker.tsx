@@ -1,5 +1,5 @@
 /**
- * SourcePicker: where a tool's input image or video comes from (SPEC §2
+ * SourcePicker: where a tool's input image or video comes from (requirements §2
  * "Image source picker with tabs URL, Upload, Gallery"; the video upscaler
  * uses the same tabs with Gallery first).
  *
@@ -37,7 +37,7 @@ import { MediaPickerDialog } from './MediaPickerDialog';
 import { Button } from './Button';
 import { Thumb } from '../features/library/Thumb';
 import { formatDuration, isReady, useLibraryList, type LibraryItem, type MediaKind } from '../features/library/api';
-import { describeError } from '../lib/api';
+import { apiPost, describeError, errorMessage } from '../lib/api';
 
 export interface SourceValue {
   ref: string;
@@ -176,7 +176,11 @@ function UrlTab({ kind, disabled, onPick }: { kind: MediaKind; disabled?: boolea
   const inputId = useId();
   const errorId = useId();
 
-  const submit = (e: FormEvent) => {
+  const [checking, setChecking] = useState(false);
+
+  // The server checks the URL now as a run would (address, reachability, type, size), so a refused
+  // URL is explained here, before any charge, instead of failing the run.
+  const submit = async (e: FormEvent) => {
     e.preventDefault();
     const url = parseHttpUrl(text);
     if (!url) {
@@ -184,11 +188,20 @@ function UrlTab({ kind, disabled, onPick }: { kind: MediaKind; disabled?: boolea
       return;
     }
     setError(null);
+    setChecking(true);
+    try {
+      await apiPost('/api/library/check-url', { url, kind });
+    } catch (err) {
+      setError(errorMessage(err, 'This URL could not be checked. Try again.'));
+      return;
+    } finally {
+      setChecking(false);
+    }
     onPick({ ref: url, name: nameFromUrl(url), previewUrl: kind === 'image' ? url : undefined, mediaUrl: url });
   };
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-2">
+    <form onSubmit={(e) => void submit(e)} noValidate className="space-y-2">
       <label htmlFor={inputId} className="field-label">
         {kind === 'image' ? 'Image URL' : 'Video URL'}
       </label>
@@ -210,8 +223,8 @@ function UrlTab({ kind, disabled, onPick }: { kind: MediaKind; disabled?: boolea
             if (error) setError(null);
           }}
         />
-        <Button type="submit" variant="secondary" disabled={disabled || !text.trim()}>
-          <Check className="size-4" aria-hidden="true" /> Use URL
+        <Button type="submit" variant="secondary" disabled={disabled || !text.trim()} loading={checking}>
+          {!checking && <Check className="size-4" aria-hidden="true" />} {checking ? 'Checking...' : 'Use URL'}
         </Button>
       </div>
       {error ? (
@@ -219,7 +232,7 @@ function UrlTab({ kind, disabled, onPick }: { kind: MediaKind; disabled?: boolea
           <AlertCircle className="size-4 shrink-0" aria-hidden="true" /> {error}
         </p>
       ) : (
-        <p className="text-xs text-zinc-500">
+        <p className="text-xs text-zinc-400">
           A public link to {kind === 'image' ? 'an image' : 'a video'}. We fetch it and check it before the tool runs.
         </p>
       )}
@@ -269,7 +282,7 @@ function GalleryTab({
       <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed border-zinc-800 py-8 text-center">
         <Icon className="size-8 text-zinc-600" aria-hidden="true" />
         <p className="text-sm font-semibold text-zinc-200">{kind === 'image' ? 'No Images Yet' : 'No Videos Generated'}</p>
-        <p className="text-xs text-zinc-500">Your {noun}s appear here once you upload or generate them.</p>
+        <p className="text-xs text-zinc-400">Your {noun}s appear here once you upload or generate them.</p>
         <Button variant="secondary" size="sm" className="mt-2" onClick={onUpload} disabled={disabled}>
           <Upload className="size-4" aria-hidden="true" /> Upload {kind === 'image' ? 'an image' : 'a video'}
         </Button>
@@ -295,7 +308,10 @@ function GalleryTab({
                 type="button"
                 disabled={disabled || !ready}
                 aria-pressed={selected}
-                aria-label={`${item.original_name}${ready ? '' : item.status === 'failed' ? ' (failed)' : ' (still generating)'}`}
+                // The name holds every word shown on the tile (the duration or the state), for speech input.
+                aria-label={`${item.original_name}${
+                  !ready ? (item.status === 'failed' ? ' (failed)' : ' (pending)') : kind === 'video' ? ` ${formatDuration(item.duration_seconds)}` : ''
+                }`}
                 title={item.original_name}
                 onClick={() => onPick(sourceFromItem(item))}
                 className={clsx(
@@ -391,7 +407,7 @@ function SelectedSource({
   } else {
     const Icon = kind === 'image' ? ImageIcon : Film;
     preview = (
-      <div className="flex h-40 flex-col items-center justify-center gap-2 text-zinc-500">
+      <div className="flex h-40 flex-col items-center justify-center gap-2 text-zinc-400">
         <Icon className="size-8" aria-hidden="true" />
         <span className="text-xs">{fromUrl ? 'Preview not available for this link' : 'Preview not available'}</span>
       </div>

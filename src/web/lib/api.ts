@@ -103,4 +103,3 @@ export function describeError(err: unknown): string {
   return messages.unexpected;
 }
 
-export const isUnauthorized = (err: unknown) => err instanceof ApiError && err.status === 401;

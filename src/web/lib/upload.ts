@@ -11,7 +11,7 @@ import { libraryKeys, upsertItems, type LibraryItem, type MediaKind } from '../f
 
 const MB = 1024 * 1024;
 
-/** SPEC §5/§9: image 10 MB, video 100 MB. */
+/** requirements §5/§9: image 10 MB, video 100 MB. */
 export const UPLOAD_LIMITS: Record<MediaKind, number> = { image: 10 * MB, video: 100 * MB };
 
 /** What the server can decode (src/server/media/sniff.ts), for the hint under a drop zone. */
@@ -22,7 +22,7 @@ export const UPLOAD_FORMATS: Record<MediaKind, string> = {
 
 export type UploadFailure = 'too_large' | 'wrong_type' | 'server' | 'network' | 'aborted';
 
-/** A refused or failed upload; `message` is what the user reads (SPEC §8: 'Failed to upload image: ...'). */
+/** A refused or failed upload; `message` is what the user reads (requirements §8: 'Failed to upload image: ...'). */
 export class UploadError extends Error {
   constructor(
     message: string,

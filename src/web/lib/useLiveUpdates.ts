@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from './queryKeys';
 import { useServerEvent, useServerReconnect } from './events';
 
-/** SPEC §7 realtime: price changes reload prices; balance changes reload the profile and history; role changes reload the role flags. */
+/** requirements §7 realtime: price changes reload prices; balance changes reload the profile and history; role changes reload the role flags. */
 export function useLiveUpdates(): void {
   const qc = useQueryClient();
   useServerEvent('pricing', () => void qc.invalidateQueries({ queryKey: queryKeys.pricing }));

@@ -56,9 +56,4 @@ export function usePricing(): PricingState {
   );
 }
 
-/** Shortcut for a tool view: the caller's cost for one tool. */
-export function useToolCost(tool: string): number {
-  return usePricing().costOf(tool);
-}
-
 export const PRICING_FALLBACK_NOTICE = 'Could not load prices; showing default prices.';

@@ -1,4 +1,4 @@
--- Accounts, sessions, profiles (SPEC §3 user_profiles) and the auth throttle.
+-- Accounts, sessions, profiles (requirements §3 user_profiles) and the auth throttle.
 
 CREATE TABLE users (
   id            uuid PRIMARY KEY DEFAULT gen_random_uuid(),

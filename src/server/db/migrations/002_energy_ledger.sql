@@ -1,4 +1,4 @@
--- The ENERGY ledger (SPEC §3 energy_transactions). Append-only: the code has
+-- The ENERGY ledger (requirements §3 energy_transactions). Append-only: the code has
 -- no UPDATE or DELETE path for it. amount is signed (spend < 0), so
 -- energy_balance = SUM(amount) for every user, always.
 

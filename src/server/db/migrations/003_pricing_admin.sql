@@ -1,4 +1,4 @@
--- Server-side prices (SPEC §3 admin_tool_pricing, plan_energy_mapping), the
+-- Server-side prices (requirements §3 admin_tool_pricing, plan_energy_mapping), the
 -- referral-only switch (referral_settings), an audit trail of admin changes,
 -- and two ledger columns: the tool a spend paid for (statistics) and an
 -- insertion sequence (exact, stable "newest first" paging).
@@ -13,7 +13,7 @@ CREATE TABLE admin_tool_pricing (
   updated_at          timestamptz NOT NULL DEFAULT now()
 );
 
--- SPEC §9 default prices; names and descriptions as in src/shared/pricing.ts TOOL_CATALOG.
+-- requirements §9 default prices; names and descriptions as in src/shared/pricing.ts TOOL_CATALOG.
 INSERT INTO admin_tool_pricing (tool_name, display_name, description, base_energy_cost) VALUES
   ('upscaler',           'Basic Upscaler', 'Fast upscaling for everyday images',               1),
   ('fal-upscaler',       'Image Upscaler', 'Enlarge images up to 8x with AI super-resolution', 2),
@@ -33,7 +33,7 @@ CREATE TABLE plan_energy_mapping (
   updated_at    timestamptz NOT NULL DEFAULT now()
 );
 
--- SPEC §3/§9 bundles; price ids as in src/shared/bundles.ts BUNDLES.
+-- requirements §3/§9 bundles; price ids as in src/shared/bundles.ts BUNDLES.
 INSERT INTO plan_energy_mapping (price_id, plan_name, price_cents, energy_amount, bonus_energy) VALUES
   ('price_pixelrush_trial',   'Trial',   100,   7, 0),
   ('price_pixelrush_starter', 'Starter', 1000,  50, 0),

@@ -1,4 +1,4 @@
--- Invite codes and referrals (SPEC §3 referral_invites, user_referrals).
+-- Invite codes and referrals (requirements §3 referral_invites, user_referrals).
 -- referral_settings (the admin switch) lives with the admin settings.
 
 CREATE TABLE referral_invites (

@@ -1,4 +1,4 @@
--- The media library (SPEC §3 uploaded_images: images and videos, uploaded or
+-- The media library (requirements §3 uploaded_images: images and videos, uploaded or
 -- generated). Files live in storage bucket user-images under keys we make
 -- ({user_id}/{uuid}.{ext}); original_name is the user's name, metadata only.
 
@@ -25,7 +25,7 @@ CREATE TABLE uploaded_images (
   job_id             uuid UNIQUE,
   prompt             text,
   error              text,
-  -- SPEC §3: a video/ content type means video. Stored, so gallery pages per
+  -- requirements §3: a video/ content type means video. Stored, so gallery pages per
   -- kind are one index range scan.
   kind               text GENERATED ALWAYS AS (CASE WHEN content_type LIKE 'video/%' THEN 'video' ELSE 'image' END) STORED,
   -- A pending item is exactly one whose storage path is under pending/.

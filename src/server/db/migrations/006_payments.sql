@@ -1,5 +1,5 @@
 -- Checkout sessions we created (Stripe's or the built-in test checkout's),
--- webhook events seen, and subscriptions (SPEC §3 subscriptions view).
+-- webhook events seen, and subscriptions (requirements §3 subscriptions view).
 -- The exactly-once credit itself is the UNIQUE payment_id on energy_transactions.
 
 CREATE TABLE checkout_sessions (

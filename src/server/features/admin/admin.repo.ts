@@ -57,7 +57,7 @@ export async function platformSummary(db: Queryable): Promise<SummaryRow> {
   const row = await one<SummaryRow>(
     db,
     `SELECT
-       (SELECT count(*) FROM users)::int                                   AS accounts,
+       (SELECT count(*) FROM users WHERE deleted_at IS NULL)::int          AS accounts,
        (SELECT count(*) FROM users WHERE role = 'vip')::int                AS vip_accounts,
        (SELECT count(*) FROM users WHERE role = 'admin')::int              AS admin_accounts,
        COALESCE(SUM(amount) FILTER (WHERE type = 'purchase'), 0)::bigint   AS energy_sold,
@@ -115,7 +115,7 @@ export function searchUsers(db: Queryable, query: string, limit: number) {
             COALESCE(p.total_energy_purchased, 0) AS total_energy_purchased,
             u.created_at
        FROM users u LEFT JOIN user_profiles p ON p.id = u.id
-      WHERE $1 = '' OR u.email ILIKE $2 OR u.full_name ILIKE $2
+      WHERE u.deleted_at IS NULL AND ($1 = '' OR u.email ILIKE $2 OR u.full_name ILIKE $2)
       ORDER BY u.email
       LIMIT $3`,
     [query, likePattern(query), limit],
@@ -135,7 +135,7 @@ export function findUser(db: Queryable, userId: string) {
   );
 }
 
-/** SPEC §4: a missing profile is created with energy 0 (no balance change). */
+/** requirements §4: a missing profile is created with energy 0 (no balance change). */
 export function ensureProfile(db: Queryable, userId: string) {
   return db.query('INSERT INTO user_profiles (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [userId]);
 }

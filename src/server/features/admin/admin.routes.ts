@@ -11,7 +11,7 @@ export const adminRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
   // anonymous 401 and non-admin 403 whatever they send.
   const adminOnly = { config: { auth: 'admin' as const } };
 
-  // SPEC §7 admin-update-pricing; values are validated by the service with precise messages.
+  // requirements §7 admin-update-pricing; values are validated by the service with precise messages.
   r.post(
     '/functions/v1/admin-update-pricing',
     { ...adminOnly, schema: { body: pricingUpdateBody, tags: ['admin'] } },

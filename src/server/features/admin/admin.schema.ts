@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ROLES } from '../../../shared/constants.js';
 import { AppError } from '../../http/errors.js';
 
-/** SPEC §8 admin words, plus precise validation messages for the pricing form. */
+/** requirements §8 admin words, plus precise validation messages for the pricing form. */
 export const adminMessages = {
   updateSucceeded: 'All pricing, discount, and plan energy settings updated successfully!',
   updateFailed: 'Failed to update pricing',
@@ -23,7 +23,7 @@ export const MAX_BASE_COST = 100_000;
 export const MAX_PLAN_ENERGY = 1_000_000;
 export const MAX_GRANT = 1_000_000;
 const MAX_ENTRIES = 100;
-/** SPEC §5/§9: the discount slider moves in steps of 5. */
+/** requirements §5/§9: the discount slider moves in steps of 5. */
 export const DISCOUNT_STEP = 5;
 
 /** POST /functions/v1/admin-update-pricing, after validation. */
@@ -33,7 +33,7 @@ export interface PricingUpdate {
   planEnergy: Map<string, { energyAmount?: number; bonusEnergy?: number }>;
 }
 
-/** The wire shape (SPEC §7). Values are checked by parsePricingUpdate, not by zod. */
+/** The wire shape (requirements §7). Values are checked by parsePricingUpdate, not by zod. */
 export const pricingUpdateBody = z
   .object({
     pricing_updates: z.record(z.string(), z.unknown()).nullish(),
@@ -64,10 +64,9 @@ function entries(section: unknown): [string, unknown][] {
 }
 
 /**
- * SPEC §5 admin rules, enforced on the server: base cost is a whole number
- * and a non-number (what the form's number field yields when empty; NaN
- * arrives as null in JSON) becomes 0, while a negative or fractional number
- * is refused; discount 0..100 in steps of 5; plan energy and bonus whole
+ * requirements §5 admin rules, enforced on the server: base cost is a whole number
+ * (the form makes a non-number 0; the API refuses anything but a finite,
+ * non-negative whole number, literal 0 included as allowed); discount 0..100 in steps of 5; plan energy and bonus whole
  * numbers of at least 0. Throws AppError('validation') naming the field.
  */
 export function parsePricingUpdate(body: unknown): PricingUpdate {
@@ -77,9 +76,9 @@ export function parsePricingUpdate(body: unknown): PricingUpdate {
 
   const toolPrices = new Map<string, number>();
   for (const [tool, raw] of entries(b.pricing_updates)) {
-    let cost: number | undefined;
-    if (raw === null || (typeof raw === 'string' && !NUMERIC.test(raw.trim()))) cost = 0;
-    else cost = numberOf(raw);
+    // The form turns a non-number into 0 before sending (requirements §5); the API
+    // itself takes only a number, so "NaN" or "  " can never make a tool free.
+    const cost = numberOf(raw);
     if (!wholeInRange(cost, MAX_BASE_COST)) throw new AppError('validation', adminMessages.baseCost(tool));
     toolPrices.set(tool, cost);
   }

@@ -200,7 +200,6 @@ export class AdminService {
       });
       return after;
     });
-    this.energy.emit(userId);
     return { user_id: userId, amount, energy_balance: balance };
   }
 

@@ -17,10 +17,12 @@ export interface SessionUserRow {
   role: Role;
   session_id: string;
   expires_at: Date;
+  last_seen_at: Date;
+  email_verified_at: Date | null;
 }
 
 export function findUserByEmail(db: Queryable, email: string) {
-  return one<UserRow>(db, 'SELECT id, email, full_name, password_hash, role FROM users WHERE email = $1', [email]);
+  return one<UserRow>(db, 'SELECT id, email, full_name, password_hash, role FROM users WHERE email = $1 AND deleted_at IS NULL', [email]);
 }
 
 export function insertUser(db: Queryable, u: { email: string; fullName: string; passwordHash: string; role: Role }) {
@@ -51,15 +53,16 @@ export function insertSession(db: Queryable, s: { id: string; userId: string; ex
 export function findSessionUser(db: Queryable, sessionId: string) {
   return one<SessionUserRow>(
     db,
-    `SELECT u.id, u.email, u.full_name, u.role, s.id AS session_id, s.expires_at
+    `SELECT u.id, u.email, u.full_name, u.role, u.email_verified_at, s.id AS session_id, s.expires_at, s.last_seen_at
        FROM sessions s JOIN users u ON u.id = s.user_id
       WHERE s.id = $1`,
     [sessionId],
   );
 }
 
-export function extendSession(db: Queryable, sessionId: string, expiresAt: Date) {
-  return db.query('UPDATE sessions SET expires_at = $2 WHERE id = $1', [sessionId, expiresAt]);
+/** Marks the session seen now; also slides its expiry when expiresAt is given. */
+export function touchSession(db: Queryable, sessionId: string, expiresAt: Date | null) {
+  return db.query('UPDATE sessions SET last_seen_at = now(), expires_at = COALESCE($2, expires_at) WHERE id = $1', [sessionId, expiresAt]);
 }
 
 export function deleteSession(db: Queryable, sessionId: string) {
@@ -70,22 +73,14 @@ export function deleteExpiredSessions(db: Queryable) {
   return db.query('DELETE FROM sessions WHERE expires_at < now()');
 }
 
-export async function countRecentFailures(db: Queryable, keys: string[], windowSeconds: number): Promise<number> {
-  const row = await one<{ n: number }>(
-    db,
-    `SELECT COALESCE(MAX(c), 0)::int AS n FROM (
-       SELECT count(*) AS c FROM auth_failures
-        WHERE key = ANY($1::text[]) AND created_at > now() - make_interval(secs => $2)
-        GROUP BY key) per_key`,
-    [keys, windowSeconds],
+export async function isKnownAddress(db: Queryable, userId: string, ip: string): Promise<boolean> {
+  return !!(await one(db, 'SELECT 1 FROM known_sign_in_addresses WHERE user_id = $1 AND ip = $2', [userId, ip]));
+}
+
+export function rememberAddress(db: Queryable, userId: string, ip: string) {
+  return db.query(
+    `INSERT INTO known_sign_in_addresses (user_id, ip) VALUES ($1, $2)
+     ON CONFLICT (user_id, ip) DO UPDATE SET last_at = now()`,
+    [userId, ip],
   );
-  return row?.n ?? 0;
-}
-
-export function recordFailures(db: Queryable, keys: string[]) {
-  return db.query('INSERT INTO auth_failures (key) SELECT unnest($1::text[])', [keys]);
-}
-
-export function pruneFailures(db: Queryable, windowSeconds: number) {
-  return db.query('DELETE FROM auth_failures WHERE created_at < now() - make_interval(secs => $1)', [windowSeconds * 2]);
 }

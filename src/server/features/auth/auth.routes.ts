@@ -15,6 +15,10 @@ export const authRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) =
   r.post('/api/auth/sign-up/email', { config: { auth: 'public' }, schema: { body: signUpBody, tags: ['auth'] } }, async (req, reply) => {
     const result = await ctx.services.auth.signUp(req.body, meta(req));
     setSessionCookie(reply, result.token, secureCookie);
+    // Sign-up still lands on the dashboard; the link only unlocks buying and tools.
+    if (ctx.services.account.verificationRequired) {
+      await ctx.services.account.sendVerification(result.user.id).catch((err) => req.log.warn({ err }, 'confirmation mail not queued'));
+    }
     return result;
   });
 

@@ -1,12 +1,7 @@
 import type { Db, Queryable } from '../../db/db.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../../shared/messages.js';
-import {
-  AUTH_FAILURE_LIMIT,
-  AUTH_FAILURE_WINDOW_SECONDS,
-  SESSION_TTL_DAYS,
-  type Role,
-} from '../../../shared/constants.js';
+import { SESSION_SEEN_INTERVAL_SECONDS, SESSION_TTL_DAYS, type Role } from '../../../shared/constants.js';
 import {
   normalizeEmail,
   normalizeInviteCode,
@@ -18,6 +13,9 @@ import {
 import * as repo from './auth.repo.js';
 import { hashPassword, timingDummyHash, verifyPassword } from './password.js';
 import { newSessionToken, sessionIdOf } from './session-token.js';
+import { assertAllowed, Limiter } from '../limits/limiter.js';
+import { DEFAULT_AUTH_LIMITS, signInRules, signUpRules, type AuthLimits } from './auth-throttle.js';
+import { isApiKeyToken } from '../api-keys/api-key-token.js';
 
 export interface AuthenticatedUser {
   id: string;
@@ -25,6 +23,15 @@ export interface AuthenticatedUser {
   fullName: string;
   role: Role;
   sessionId: string;
+  /** Whether the person clicked the confirmation link (only enforced with EMAIL_VERIFICATION=on). */
+  emailVerified: boolean;
+  /** Set when the call was authenticated by a personal API key instead of a session. */
+  apiKey?: { id: string; name: string };
+}
+
+/** Turns a personal API key into its owner (the api-keys feature). */
+export interface KeyAuthenticator {
+  authenticate(token: string): Promise<AuthenticatedUser | null>;
 }
 
 /**
@@ -56,12 +63,14 @@ export class AuthService {
     private readonly adminEmails: string[],
     private readonly inviteGate: InviteGate = openRegistration,
     private readonly log: { warn: (obj: unknown, msg?: string) => void } = console,
+    private readonly limiter: Limiter = new Limiter(db),
+    private readonly limits: AuthLimits = DEFAULT_AUTH_LIMITS,
+    private readonly keys?: KeyAuthenticator,
   ) {}
 
   async signUp(body: SignUpBody, meta: RequestMeta): Promise<AuthResponse> {
     const email = normalizeEmail(body.email ?? '');
-    const keys = [`ip:${meta.ip}`, `account:${email}`];
-    await this.assertNotThrottled(keys);
+    assertAllowed(await this.limiter.take(signUpRules(this.limits, meta.ip)), messages.tooManyAttempts);
 
     const referralOnly = await this.inviteGate.isReferralOnly(this.db);
     const inviteCode = normalizeInviteCode(body.inviteCode);
@@ -75,7 +84,7 @@ export class AuthService {
       inviteCode,
       referralOnly,
     });
-    if (invalid) return this.refuse(keys, 'validation', invalid);
+    if (invalid) throw new AppError('validation', invalid);
 
     const passwordHash = await hashPassword(body.password!);
     const role: Role = this.adminEmails.includes(email) ? 'admin' : 'user';
@@ -90,14 +99,13 @@ export class AuthService {
         }
         return created;
       })
-      .catch(async (err) => {
-        if (err instanceof AppError) return this.refuse(keys, err.code, err.message);
-        if ((err as { code?: string }).code === '23505') return this.refuse(keys, 'conflict', messages.emailTaken);
+      .catch((err) => {
+        if ((err as { code?: string }).code === '23505') throw new AppError('conflict', messages.emailTaken);
         throw err;
       });
 
     // Open registration: an optional code only records the referral. The
-    // account exists either way; a failure here is logged, never fatal (SPEC §8).
+    // account exists either way; a failure here is logged, never fatal (requirements §8).
     if (!referralOnly && inviteCode) {
       try {
         const ok = await this.db.transaction((tx) => this.inviteGate.redeem(tx, inviteCode, user.id));
@@ -111,12 +119,14 @@ export class AuthService {
 
   async signIn(body: SignInBody, meta: RequestMeta): Promise<AuthResponse> {
     const email = normalizeEmail(body.email ?? '');
-    const keys = [`ip:${meta.ip}`, `account:${email}`];
-    await this.assertNotThrottled(keys);
     const user = email ? await repo.findUserByEmail(this.db, email) : undefined;
+    const known = !!user && (await repo.isKnownAddress(this.db, user.id, meta.ip));
+    // The attempt is counted before the password is checked, in one locked
+    // step: parallel guesses cannot all slip past a count read earlier.
+    assertAllowed(await this.limiter.take(signInRules(this.limits, email, meta.ip, known)), messages.tooManyAttempts);
     // Verify against a dummy hash for unknown e-mails: same answer, same time.
     const ok = await verifyPassword(user?.password_hash ?? (await timingDummyHash()), body.password ?? '');
-    if (!user || !ok) return this.refuse(keys, 'unauthenticated', messages.invalidCredentials);
+    if (!user || !ok) throw new AppError('unauthenticated', messages.invalidCredentials);
     return this.startSession(user, meta);
   }
 
@@ -127,6 +137,7 @@ export class AuthService {
   /** The user behind a bearer token, or null when missing, unknown or expired. */
   async authenticate(token: string | undefined): Promise<AuthenticatedUser | null> {
     if (!token) return null;
+    if (isApiKeyToken(token)) return this.keys ? this.keys.authenticate(token) : null;
     const row = await repo.findSessionUser(this.db, sessionIdOf(token));
     if (!row) return null;
     const now = Date.now();
@@ -136,10 +147,21 @@ export class AuthService {
       return null;
     }
     // Sliding expiry: extend once less than half the lifetime is left.
-    if (expires - now < (SESSION_TTL_DAYS * DAY_MS) / 2) {
-      await repo.extendSession(this.db, row.session_id, new Date(now + SESSION_TTL_DAYS * DAY_MS));
+    // Sliding expiry (extend once less than half the lifetime is left) and
+    // "last seen" for the sessions list, written every few minutes, not per request.
+    const extend = expires - now < (SESSION_TTL_DAYS * DAY_MS) / 2;
+    const seen = now - new Date(row.last_seen_at).getTime() > SESSION_SEEN_INTERVAL_SECONDS * 1000;
+    if (extend || seen) {
+      await repo.touchSession(this.db, row.session_id, extend ? new Date(now + SESSION_TTL_DAYS * DAY_MS) : null);
     }
-    return { id: row.id, email: row.email, fullName: row.full_name, role: row.role, sessionId: row.session_id };
+    return {
+      id: row.id,
+      email: row.email,
+      fullName: row.full_name,
+      role: row.role,
+      sessionId: row.session_id,
+      emailVerified: row.email_verified_at !== null,
+    };
   }
 
   /** ADMIN_EMAILS applies at start as well as at sign-up. */
@@ -149,7 +171,7 @@ export class AuthService {
 
   async housekeeping(): Promise<void> {
     await repo.deleteExpiredSessions(this.db);
-    await repo.pruneFailures(this.db, AUTH_FAILURE_WINDOW_SECONDS);
+    await this.limiter.housekeeping();
   }
 
   private async startSession(user: repo.UserRow, meta: RequestMeta): Promise<AuthResponse> {
@@ -161,16 +183,7 @@ export class AuthService {
       userAgent: meta.userAgent?.slice(0, 300),
       ip: meta.ip,
     });
+    await repo.rememberAddress(this.db, user.id, meta.ip);
     return { token, user: { id: user.id, email: user.email, name: user.full_name } };
-  }
-
-  private async assertNotThrottled(keys: string[]): Promise<void> {
-    const failures = await repo.countRecentFailures(this.db, keys, AUTH_FAILURE_WINDOW_SECONDS);
-    if (failures >= AUTH_FAILURE_LIMIT) throw new AppError('rate_limited', messages.tooManyAttempts);
-  }
-
-  private async refuse(keys: string[], code: AppError['code'], message: string): Promise<never> {
-    await repo.recordFailures(this.db, keys);
-    throw new AppError(code, message);
   }
 }

@@ -131,18 +131,15 @@ export function findJobSpend(db: Queryable, jobId: string) {
 }
 
 export function listTransactions(db: Queryable, userId: string, limit: number, beforeSeq?: number) {
-  return beforeSeq !== undefined
-    ? db.query<TransactionRow>(
-        `SELECT * FROM energy_transactions WHERE user_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`,
-        [userId, beforeSeq, limit],
-      )
-    : db.query<TransactionRow>(`SELECT * FROM energy_transactions WHERE user_id = $1 ORDER BY seq DESC LIMIT $2`, [
-        userId,
-        limit,
-      ]);
+  // The key that ran a job (if any) is shown beside its charge and refund.
+  return db.query<TransactionRow & { api_key_name: string | null; api_key_prefix: string | null }>(
+    `SELECT t.*, k.name AS api_key_name, k.prefix AS api_key_prefix
+       FROM energy_transactions t
+       LEFT JOIN tool_jobs j ON j.id = t.job_id AND j.user_id = t.user_id
+       LEFT JOIN api_keys k ON k.id = j.api_key_id
+      WHERE t.user_id = $1 AND ($2::bigint IS NULL OR t.seq < $2)
+      ORDER BY t.seq DESC LIMIT $3`,
+    [userId, beforeSeq ?? null, limit],
+  );
 }
 
-export async function ledgerSum(db: Queryable, userId: string): Promise<number> {
-  const row = await one<{ s: number }>(db, 'SELECT COALESCE(SUM(amount), 0)::int AS s FROM energy_transactions WHERE user_id = $1', [userId]);
-  return row?.s ?? 0;
-}

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../../db/db.js';
+import type { Db, Queryable, Tx } from '../../db/db.js';
 import { AppError } from '../../http/errors.js';
 import { insufficientEnergyMessage } from '../../../shared/messages.js';
 import * as repo from './energy.repo.js';
@@ -48,7 +48,7 @@ export class EnergyService {
   }
 
   /** Conditional debit + ledger row. Throws 402 with the spec's message when short. */
-  async spend(req: SpendRequest, tx?: Queryable): Promise<number> {
+  async spend(req: SpendRequest, tx?: Tx): Promise<number> {
     assertWholeNonNegative(req.cost);
     // One statement (debit + ledger row): atomic on its own, one round trip.
     const balance = await repo.spendEnergy(tx ?? this.db, {
@@ -61,7 +61,7 @@ export class EnergyService {
     if (balance === undefined) {
       throw new AppError('insufficient_energy', insufficientEnergyMessage(req.cost, req.toolName));
     }
-    if (!tx) this.emit(req.userId);
+    this.changed(req.userId, tx);
     return balance;
   }
 
@@ -69,7 +69,7 @@ export class EnergyService {
    * Gives back what a job was charged, at most once per job. Returns false
    * when there was nothing to refund or it was refunded already.
    */
-  async refund(jobId: string, description: string, tx?: Queryable): Promise<boolean> {
+  async refund(jobId: string, description: string, tx?: Tx): Promise<boolean> {
     const run = async (q: Queryable) => {
       const spent = await repo.findJobSpend(q, jobId);
       if (!spent) return null;
@@ -85,12 +85,12 @@ export class EnergyService {
       return spent.user_id;
     };
     const userId = tx ? await run(tx) : await this.db.transaction(run);
-    if (userId && !tx) this.emit(userId);
+    if (userId) this.changed(userId, tx);
     return userId !== null;
   }
 
   /** Credits a paid bundle exactly once per paymentId. Returns false for a duplicate. */
-  async purchase(req: PurchaseRequest, tx?: Queryable): Promise<boolean> {
+  async purchase(req: PurchaseRequest, tx?: Tx): Promise<boolean> {
     assertWholeNonNegative(req.energy);
     const run = async (q: Queryable) => {
       const claimed = await repo.claimTransaction(q, {
@@ -107,12 +107,12 @@ export class EnergyService {
       return true;
     };
     const credited = tx ? await run(tx) : await this.db.transaction(run);
-    if (credited && !tx) this.emit(req.userId);
+    if (credited) this.changed(req.userId, tx);
     return credited;
   }
 
   /** Operator / admin gift: raises the balance, not total purchased. Returns the new balance. */
-  async grant(userId: string, amount: number, description: string, tx?: Queryable): Promise<number> {
+  async grant(userId: string, amount: number, description: string, tx?: Tx): Promise<number> {
     assertWholeNonNegative(amount);
     const run = async (q: Queryable) => {
       const balance = await repo.credit(q, userId, amount, false);
@@ -120,7 +120,7 @@ export class EnergyService {
       return balance;
     };
     const balance = tx ? await run(tx) : await this.db.transaction(run);
-    if (!tx) this.emit(userId);
+    this.changed(userId, tx);
     return balance;
   }
 
@@ -134,8 +134,13 @@ export class EnergyService {
     return { items, next_cursor: rows.length > size && last ? encodeCursor(last) : null };
   }
 
-  /** Notify listeners of a change made inside a caller's transaction, after commit. */
-  emit(userId: string): void {
+  /** Listeners hear of a change once it is committed: at once, or when the caller's transaction commits. */
+  private changed(userId: string, tx?: Tx): void {
+    if (tx) tx.afterCommit(() => this.emit(userId));
+    else this.emit(userId);
+  }
+
+  private emit(userId: string): void {
     for (const l of this.listeners) l(userId);
   }
 }

@@ -20,6 +20,7 @@ export function createLibraryService(config: Config, db: Db, log: Logger): Libra
       video: DEFAULT_VIDEO_LIMITS,
     },
     tmpDir: path.join(config.dataDir, 'tmp'),
+    storageQuotaBytes: Math.floor(config.STORAGE_QUOTA_MB * MB),
   });
   library.sweepScratch().catch((err: unknown) => log.warn({ err }, 'library: scratch sweep failed'));
   return library;

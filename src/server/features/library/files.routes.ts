@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { LocalStorage } from '../../providers/storage/local-storage.js';
 import {
   contentDisposition,
   isInlineSafe,
@@ -21,12 +20,13 @@ export const filesRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     const storage = ctx.services.library.storage;
-    if (!(storage instanceof LocalStorage)) return;
+    const verify = storage.verify?.bind(storage);
+    if (!verify) return;
 
     const serve = async (req: FastifyRequest, reply: FastifyReply) => {
       const key = (req.params as { '*': string })['*'];
       const query = req.query as Record<string, unknown>;
-      const verdict = storage.verify(key, query);
+      const verdict = verify(key, query);
       if (!verdict.ok) return reply.status(403).send({ error: msg.linkInvalid, code: 'forbidden' });
 
       const info = await storage.head(key);

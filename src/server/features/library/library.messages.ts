@@ -1,7 +1,7 @@
 import type { MediaKind } from '../../media/sniff.js';
 
 /**
- * The library's user-facing words (SPEC §8 upload errors), in one place.
+ * The library's user-facing words (requirements §8 upload errors), in one place.
  * Reasons are short and actionable ('File is too large (max 10 MB)').
  */
 export const libraryMessages = {

@@ -86,6 +86,26 @@ export function insertItem(db: Queryable, r: NewLibraryRow): Promise<LibraryRow 
   );
 }
 
+/** The user's first ready upload with these bytes, locked so a delete cannot slip between the look and the reuse. */
+export function findUploadByHashForShare(db: Queryable, userId: string, sha256: string) {
+  return one<LibraryRow>(
+    db,
+    `SELECT ${COLUMNS} FROM uploaded_images
+      WHERE user_id = $1 AND content_sha256 = $2 AND status = 'ready' AND NOT is_generated
+      ORDER BY created_at LIMIT 1 FOR UPDATE`,
+    [userId, sha256],
+  );
+}
+
+export function saveContentHash(db: Queryable, id: string, sha256: string) {
+  return db.query('UPDATE uploaded_images SET content_sha256 = $2 WHERE id = $1', [id, sha256]);
+}
+
+/** Rows still pointing at a stored file (a file is removed with its last row). */
+export async function storagePathInUse(db: Queryable, storagePath: string): Promise<boolean> {
+  return !!(await one(db, 'SELECT 1 FROM uploaded_images WHERE storage_path = $1 LIMIT 1', [storagePath]));
+}
+
 export function findItem(db: Queryable, userId: string, id: string) {
   return one<LibraryRow>(db, `SELECT ${COLUMNS} FROM uploaded_images WHERE id = $1 AND user_id = $2`, [id, userId]);
 }
@@ -208,4 +228,15 @@ export function reassignJob(db: Queryable, userId: string, id: string, jobId: st
       RETURNING ${COLUMNS}`,
     [id, userId, jobId],
   );
+}
+
+/** Bytes of a user's library (files, not thumbnails). */
+export async function usedBytes(db: Queryable, userId: string): Promise<number> {
+  const row = await one<{ n: string }>(db, 'SELECT COALESCE(SUM(file_size), 0)::bigint::text AS n FROM uploaded_images WHERE user_id = $1', [userId]);
+  return Number(row?.n ?? 0);
+}
+
+/** Serialises a user's quota-checked inserts (any process), so two uploads cannot both take the last room. */
+export function lockUserStorage(tx: Queryable, userId: string) {
+  return tx.query("SELECT pg_advisory_xact_lock(hashtextextended('storage:' || $1, 0))", [userId]);
 }

@@ -8,6 +8,8 @@ import { libraryMessages as msg } from './library.messages.js';
 import {
   deletedSchema,
   importUrlBody,
+  checkUrlBody,
+  checkedUrlSchema,
   itemParams,
   libraryCountsSchema,
   libraryItemSchema,
@@ -17,6 +19,8 @@ import {
 } from './library.schema.js';
 import { toAppError } from './library.service.js';
 import { mbLabel } from './receive.js';
+import { withSlot } from '../limits/route-limits.js';
+import { limitMessages } from '../../../shared/messages.js';
 
 // Room for the multipart envelope (boundaries, part headers) around the file.
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -28,8 +32,10 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 export const libraryRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    const { library, auth } = ctx.services;
+    const { library, auth, limiter } = ctx.services;
     const limits = library.limits;
+    const cfg = ctx.config;
+    const HOUR = 3600;
 
     // Streaming multipart, scoped to this plugin. The file size cap here is a
     // backstop one byte past the largest kind; the per-kind limit is enforced
@@ -46,7 +52,7 @@ export const libraryRoutes =
       throwFileSizeLimit: false,
     });
 
-    // Every library route is for signed-in users; SPEC §5 names the words for
+    // Every library route is for signed-in users; requirements §5 names the words for
     // anonymous callers. The app's guard checks it before any body is read.
     app.addHook('onRoute', (route) => {
       route.config = { ...route.config, auth: 'user', authMessage: msg.notAuthenticated };
@@ -58,6 +64,7 @@ export const libraryRoutes =
     r.post(
       '/api/library/uploads',
       {
+        config: { rateLimit: { name: 'uploads', limit: cfg.UPLOADS_PER_HOUR, windowSeconds: HOUR, message: limitMessages.uploads(cfg.UPLOADS_PER_HOUR) } },
         schema: {
           tags: ['library'],
           summary: 'Upload an image (<= 10 MB) or video (<= 100 MB) as multipart field `file`',
@@ -78,6 +85,11 @@ export const libraryRoutes =
           const max = wording === 'image' ? limits.imageMaxBytes : limits.videoMaxBytes;
           throw new AppError('payload_too_large', msg.uploadFailed(wording, `File is too large (max ${mbLabel(max)})`));
         }
+        // A full library is refused before the bytes are read; the exact check is made when the item is saved.
+        await library.assertRoomFor(user.id, Number.isFinite(declared) ? Math.max(0, declared - MULTIPART_OVERHEAD) : 0).catch((err) => {
+          closeAfter(reply);
+          throw err;
+        });
         if (!req.isMultipart()) throw new AppError('validation', msg.uploadFailed(kindHint ?? 'image', msg.noFile));
         try {
           const part = await req.file();
@@ -103,6 +115,7 @@ export const libraryRoutes =
     r.post(
       '/api/library/import-url',
       {
+        config: { rateLimit: { name: 'url-imports', limit: cfg.URL_IMPORTS_PER_HOUR, windowSeconds: HOUR, message: limitMessages.urlImports(cfg.URL_IMPORTS_PER_HOUR) } },
         schema: {
           tags: ['library'],
           summary: 'Fetch an http(s) URL into the library (public addresses only; same checks as uploads)',
@@ -112,7 +125,29 @@ export const libraryRoutes =
       },
       async (req, reply) => {
         const user = await userOf(req);
-        return reply.status(201).send(await library.importFromUrl(user.id, req.body.url, req.body.kind));
+        await library.assertRoomFor(user.id, 0);
+        // Slots, not a count: each import holds an outbound connection for up to its timeout.
+        const slot = { key: `url-fetch:user:${user.id}`, max: cfg.URL_FETCHES_AT_ONCE, ttlSeconds: 120, message: limitMessages.fetchesAtOnce(cfg.URL_FETCHES_AT_ONCE) };
+        const item = await withSlot(limiter, slot, () => library.importFromUrl(user.id, req.body.url, req.body.kind));
+        return reply.status(201).send(item);
+      },
+    );
+
+    r.post(
+      '/api/library/check-url',
+      {
+        config: { rateLimit: { name: 'url-checks', limit: cfg.URL_IMPORTS_PER_HOUR, windowSeconds: HOUR, message: limitMessages.urlImports(cfg.URL_IMPORTS_PER_HOUR) } },
+        schema: {
+          tags: ['library'],
+          summary: 'Check a URL source as a tool run would (address policy, reachability, type, size) without storing it',
+          body: checkUrlBody,
+          response: { 200: checkedUrlSchema },
+        },
+      },
+      async (req) => {
+        const user = await userOf(req);
+        const slot = { key: `url-fetch:user:${user.id}`, max: cfg.URL_FETCHES_AT_ONCE, ttlSeconds: 120, message: limitMessages.fetchesAtOnce(cfg.URL_FETCHES_AT_ONCE) };
+        return withSlot(limiter, slot, () => library.checkUrl(user.id, req.body.url, req.body.kind));
       },
     );
 
@@ -147,16 +182,20 @@ export const libraryRoutes =
 
     r.delete('/api/library/:id', { schema: { tags: ['library'], params: itemParams, response: { 200: deletedSchema } } }, async (req) => {
       const user = await userOf(req);
-      await library.delete(user.id, req.params.id);
+      const { pendingJobId } = await library.delete(user.id, req.params.id);
+      // A video still generating stops its run (refunded), so it does not come back when the run ends.
+      if (pendingJobId) await ctx.services.tools.stopRun(user.id, pendingJobId);
       return { id: req.params.id, deleted: true as const };
     });
 
     r.post(
       '/api/library/:id/retry',
-      { schema: { tags: ['library'], summary: 'Retry a pending or failed generated video', params: itemParams, response: { 200: libraryItemSchema } } },
+      { config: { verifiedEmail: true }, schema: { tags: ['library'], summary: 'Retry a pending or failed generated video', params: itemParams, response: { 200: libraryItemSchema } } },
       async (req) => {
         const user = await userOf(req);
-        return library.retry(user.id, req.params.id);
+        const item = await library.prepareRetry(user.id, req.params.id);
+        await ctx.services.tools.retryLibraryItem(user.id, item);
+        return library.get(user.id, req.params.id);
       },
     );
   };

@@ -37,9 +37,14 @@ export const libraryPageSchema = z.object({
 });
 
 const group = z.object({ generated: z.number().int(), uploaded: z.number().int(), total: z.number().int() });
-export const libraryCountsSchema = z.object({ images: group, videos: group });
+export const libraryCountsSchema = z.object({
+  images: group,
+  videos: group,
+  /** Library bytes against the per-user quota (null: no quota). */
+  storage: z.object({ used_bytes: z.number().int().nonnegative(), quota_bytes: z.number().int().positive().nullable() }),
+});
 
-/** 48 = 12 rows of the 4-column image grid (SPEC §9: storage list limit 100). */
+/** 48 = 12 rows of the 4-column image grid (requirements §9: storage list limit 100). */
 export const LIBRARY_PAGE_DEFAULT = 48;
 export const LIBRARY_PAGE_MAX = 100;
 
@@ -56,6 +61,18 @@ export const uploadQuery = z.object({ kind: mediaKindSchema.optional() });
 export const importUrlBody = z.object({
   url: z.string().trim().min(1).max(4096),
   kind: mediaKindSchema.optional(),
+});
+
+export const checkUrlBody = z.object({
+  url: z.string().trim().min(1).max(4096),
+  kind: mediaKindSchema.default('image'),
+});
+
+export const checkedUrlSchema = z.object({
+  url: z.string(),
+  kind: mediaKindSchema,
+  content_type: z.string(),
+  file_size: z.number().int(),
 });
 
 export const itemParams = z.object({ id: z.string().max(100) });

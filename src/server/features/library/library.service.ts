@@ -1,15 +1,17 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
-import type { Db } from '../../db/db.js';
+import type { Db, Queryable } from '../../db/db.js';
+import { limitMessages } from '../../../shared/messages.js';
 import { AppError } from '../../http/errors.js';
 import { readImageHeader, sanitizeImage, thumbnailImage } from '../../media/image.js';
 import { MediaError } from '../../media/media-error.js';
 import { SNIFF_BYTES, declaredTypeAgrees, extensionFor, sniffType, type MediaKind, type SniffedType } from '../../media/sniff.js';
+import { cleanName, safeDownloadName } from '../../media/download-name.js';
 import { probeVideo, writePoster, type VideoLimits } from '../../media/video.js';
 import { SafeFetcher, SafeFetchError } from '../../net/safe-fetch.js';
 import {
@@ -39,6 +41,8 @@ export interface LibraryOptions {
   tmpDir: string;
   /** Media processing jobs (sharp / ffmpeg) at once; the rest wait their turn. */
   processingConcurrency?: number;
+  /** Library bytes per user that uploads and imports may fill (0 or absent: no quota). Tool results always land. */
+  storageQuotaBytes?: number;
 }
 
 /** A library item as the API returns it: the spec's uploaded_images fields plus links and media facts. */
@@ -78,6 +82,8 @@ export interface LibraryPage {
 export interface LibraryCounts {
   images: { generated: number; uploaded: number; total: number };
   videos: { generated: number; uploaded: number; total: number };
+  /** Library bytes against the per-user storage quota (null: none). */
+  storage: { used_bytes: number; quota_bytes: number | null };
 }
 
 export interface UploadInput {
@@ -98,7 +104,7 @@ export interface SaveGeneratedInput {
   /** The provider's output on local disk; copied into storage, left in place. */
   localPath: string;
   contentType?: string;
-  /** Default: '{generationType}: {first 50 characters of the prompt}' (SPEC §5). */
+  /** Default: '{generationType}: {first 50 characters of the prompt}' (requirements §5). */
   originalName?: string;
   generationType: string;
   originalImageUrl?: string | null;
@@ -114,7 +120,7 @@ export interface CreatePendingInput {
   originalName?: string;
   originalImageUrl?: string | null;
   durationSeconds?: number | null;
-  /** Default video/mp4 (SPEC §5). */
+  /** Default video/mp4 (requirements §5). */
   contentType?: string;
 }
 
@@ -136,7 +142,6 @@ export interface LocalInput {
   item?: LibraryItem;
 }
 
-export type RetryHandler = (req: { userId: string; item: LibraryItem }) => Promise<void>;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Our own providers' output may be large (an 8x upscale): libvips' default cap, not the upload one.
@@ -161,13 +166,8 @@ class Semaphore {
 
 /** A user's file name as metadata: last path segment, no control characters, bounded. */
 export function cleanOriginalName(name: string | undefined, ext: string): string {
-  const last = (name ?? '').split(/[\\/]/).pop() ?? '';
-  const clean = last.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200);
+  const clean = cleanName(name);
   return clean && clean !== '.' && clean !== '..' ? clean : `upload.${ext}`;
-}
-
-function withExtension(name: string, ext: string): string {
-  return /\.[A-Za-z0-9]{2,5}$/.test(name) ? name : `${name}.${ext}`;
 }
 
 /**
@@ -176,7 +176,6 @@ function withExtension(name: string, ext: string): string {
  * scoped reads with signed links, and deletes that remove the files too.
  */
 export class LibraryService {
-  private retryHandler: RetryHandler | null = null;
   private readonly slots: Semaphore;
 
   constructor(
@@ -208,13 +207,21 @@ export class LibraryService {
     return removed;
   }
 
-  get limits(): LibraryLimits {
-    return this.opts.limits;
+  private get quota(): number {
+    return this.opts.storageQuotaBytes ?? 0;
   }
 
-  /** The tool runtime plugs in the real retry of a pending/failed generated video. */
-  setRetryHandler(handler: RetryHandler | null): void {
-    this.retryHandler = handler;
+  /** 413 when `bytes` more would not fit in the user's storage quota. */
+  async assertRoomFor(userId: string, bytes: number, db: Queryable = this.db): Promise<void> {
+    if (!this.quota) return;
+    const used = await repo.usedBytes(db, userId);
+    if (used + bytes > this.quota || used >= this.quota) {
+      throw new AppError('payload_too_large', limitMessages.storageFull(mbLabel(this.quota)));
+    }
+  }
+
+  get limits(): LibraryLimits {
+    return this.opts.limits;
   }
 
   // ---------------------------------------------------------------- ingest
@@ -242,11 +249,24 @@ export class LibraryService {
       }
       const type = received.type;
       if (!declaredTypeAgrees(input.declaredType, type)) throw this.uploadError(kind, new MediaError('unsupported', msg.unsupported));
-      return this.ingest(userId, tmp, type, work, {
+      return this.ingestUpload(userId, tmp, type, work, {
         originalName: cleanOriginalName(input.fileName, type.ext),
         isGenerated: false,
         sanitize: true,
       });
+    });
+  }
+
+  /**
+   * POST /api/library/check-url: what a tool will do with a URL source at run time (address policy,
+   * reachability, type by bytes, size, pixel and duration caps), done when the URL is chosen so a
+   * refused URL is explained before anything is charged. Nothing is stored.
+   */
+  async checkUrl(userId: string, url: string, kind: MediaKind): Promise<{ url: string; kind: MediaKind; content_type: string; file_size: number }> {
+    return this.withWorkDir(async (work) => {
+      const got = await this.readToLocalFile(userId, url, work);
+      if (got.kind !== kind) throw new AppError('unsupported_media_type', msg.unsupported);
+      return { url, kind: got.kind, content_type: got.contentType, file_size: got.size };
     });
   }
 
@@ -258,7 +278,7 @@ export class LibraryService {
       const { type, fileName } = await this.fetchValidated(url, tmp, kindHint).catch((err: unknown) => {
         throw this.uploadError(err instanceof ReceiveError && err.kind ? err.kind : kind, err);
       });
-      return this.ingest(userId, tmp, type, work, {
+      return this.ingestUpload(userId, tmp, type, work, {
         originalName: cleanOriginalName(fileName ?? undefined, type.ext),
         isGenerated: false,
         sanitize: true,
@@ -437,52 +457,48 @@ export class LibraryService {
     const row = await this.mustFind(userId, id);
     if (row.status !== 'ready' || isPendingPath(row.storage_path)) throw new AppError('conflict', msg.notReady);
     return this.storage.signedUrl(row.storage_path, {
-      downloadName: withExtension(row.original_name, extensionFor(row.content_type)),
+      downloadName: safeDownloadName(row.original_name, extensionFor(row.content_type)),
       contentType: row.content_type,
     });
   }
 
   async counts(userId: string): Promise<LibraryCounts> {
-    const c: LibraryCounts = { images: { generated: 0, uploaded: 0, total: 0 }, videos: { generated: 0, uploaded: 0, total: 0 } };
+    const c: LibraryCounts = {
+      images: { generated: 0, uploaded: 0, total: 0 },
+      videos: { generated: 0, uploaded: 0, total: 0 },
+      storage: { used_bytes: 0, quota_bytes: null },
+    };
     for (const r of await repo.countItems(this.db, userId)) {
       const group = r.kind === 'video' ? c.videos : c.images;
       group[r.is_generated ? 'generated' : 'uploaded'] += r.n;
       group.total += r.n;
     }
+    c.storage = { used_bytes: await repo.usedBytes(this.db, userId), quota_bytes: this.quota || null };
     return c;
   }
 
   /**
    * Deletes the row first (nothing can point at a missing file), then its
-   * file and thumbnail. Deleting a video that is still generating also stops
-   * its run (refunded), so it does not come back when the run ends.
+   * file and thumbnail. For a video still generating it returns the run,
+   * which the caller stops (refunded) so the video does not come back.
    */
-  async delete(userId: string, id: string): Promise<void> {
+  async delete(userId: string, id: string): Promise<{ pendingJobId: string | null }> {
     if (!UUID_RE.test(id)) throw new AppError('not_found', 'Not found');
     const gone = await repo.deleteItem(this.db, userId, id);
     if (!gone) throw new AppError('not_found', 'Not found');
-    if (gone.status === 'pending' && gone.job_id && this.pendingDeleteHandler) {
-      await this.pendingDeleteHandler({ userId, jobId: gone.job_id }).catch((err) =>
-        this.log.warn({ err, jobId: gone.job_id }, 'library: stopping the run of a deleted pending item failed'),
-      );
-    }
-    await this.removeStored(gone.storage_path, gone.thumbnail_path);
+    // The caller stops the run of a video that was still generating.
+    const pendingJobId = gone.status === 'pending' ? gone.job_id : null;
+    // Another item (a deduplicated upload) may still point at the same file.
+    if (!(await repo.storagePathInUse(this.db, gone.storage_path))) await this.removeStored(gone.storage_path, gone.thumbnail_path);
+    return { pendingJobId };
   }
 
-  /** The tool runtime stops the run behind a pending item that is deleted. */
-  setPendingDeleteHandler(handler: ((req: { userId: string; jobId: string }) => Promise<void>) | null): void {
-    this.pendingDeleteHandler = handler;
-  }
-
-  private pendingDeleteHandler: ((req: { userId: string; jobId: string }) => Promise<void>) | null = null;
-
-  async retry(userId: string, id: string): Promise<LibraryItem> {
+  /** A pending or failed generated item, pending again and ready for its run to be retried. */
+  async prepareRetry(userId: string, id: string): Promise<LibraryItem> {
     const row = await this.mustFind(userId, id);
     if (row.status === 'ready' || !row.job_id) throw new AppError('conflict', msg.nothingToRetry);
-    if (!this.retryHandler) throw new AppError('unavailable', msg.retryUnavailable);
     const current = row.status === 'failed' ? ((await repo.markPendingAgain(this.db, userId, id)) ?? row) : row;
-    await this.retryHandler({ userId, item: await this.toItem(current) });
-    return this.get(userId, id);
+    return this.toItem(current);
   }
 
   // --------------------------------------------------------------- helpers
@@ -511,7 +527,19 @@ export class LibraryService {
   /** Safe download + the same checks as an upload, short of processing. */
   private async fetchValidated(url: string, dest: string, kindHint?: MediaKind) {
     const cap = kindHint ? this.maxBytes(kindHint) : Math.max(this.limits.imageMaxBytes, this.limits.videoMaxBytes);
-    const fetched = await this.fetcher.fetchToFile(url, dest, { maxBytes: cap, limitLabel: mbLabel(cap), timeoutMs: 20_000 });
+    const fetched = await this.fetcher.fetchToFile(url, dest, {
+      maxBytes: cap,
+      limitLabel: mbLabel(cap),
+      timeoutMs: 20_000,
+      // Without a declared kind the bytes say what they are: an image stops at the image limit, not the video one.
+      narrowCap: {
+        headBytes: SNIFF_BYTES,
+        capFor: async (head) => {
+          const type = await sniffType(head);
+          return type ? { maxBytes: this.maxBytes(type.kind), limitLabel: mbLabel(this.maxBytes(type.kind)) } : null;
+        },
+      },
+    });
     try {
       const type = await sniffType(await readHead(dest));
       if (!type || (kindHint && type.kind !== kindHint)) throw new ReceiveError('unsupported', msg.unsupported, type?.kind ?? kindHint);
@@ -528,7 +556,7 @@ export class LibraryService {
   private async generatedType(localPath: string, kind: MediaKind, contentType?: string): Promise<SniffedType> {
     const sniffed = await sniffType(await readHead(localPath));
     if (sniffed && sniffed.kind === kind) return sniffed;
-    // SPEC §5 defaults, used only when the bytes could not say (and then refused: we store only what we can serve).
+    // requirements §5 defaults, used only when the bytes could not say (and then refused: we store only what we can serve).
     const fallback = kind === 'image' ? (contentType?.startsWith('image/') ? contentType : 'image/png') : contentType?.startsWith('video/') ? contentType : 'video/mp4';
     throw new AppError('unprocessable', msg.uploadFailed(kind, `${msg.unsupported} (expected ${fallback})`));
   }
@@ -576,6 +604,41 @@ export class LibraryService {
    * thumbnail under our keys, insert the row; if the row cannot be saved
    * the stored files are deleted again (nothing half-written).
    */
+  /**
+   * An upload or URL import, deduplicated per user by the SHA-256 of the bytes received: the same
+   * bytes under the same name are the same item; under another name, a new item sharing the stored
+   * file (removed only with the last item pointing at it).
+   */
+  private async ingestUpload(userId: string, file: string, type: SniffedType, work: string, meta: Parameters<LibraryService['ingest']>[4]) {
+    const sha256 = await sha256File(file);
+    const reused = await this.db.transaction(async (tx) => {
+      const same = await repo.findUploadByHashForShare(tx, userId, sha256);
+      if (!same) return null;
+      if (same.original_name === meta.originalName) return same;
+      return repo.insertItem(tx, {
+        userId,
+        filename: same.filename,
+        originalName: meta.originalName,
+        fileSize: Number(same.file_size),
+        contentType: same.content_type,
+        storagePath: same.storage_path,
+        isGenerated: false,
+        originalImageUrl: meta.originalImageUrl ?? same.original_image_url,
+        durationSeconds: same.duration_seconds === null ? null : Number(same.duration_seconds),
+        thumbnailPath: same.thumbnail_path,
+        width: same.width,
+        height: same.height,
+      }).then(async (row) => {
+        if (row) await repo.saveContentHash(tx, row.id, sha256);
+        return row;
+      });
+    });
+    if (reused) return this.toItem(reused);
+    const item = await this.ingest(userId, file, type, work, meta);
+    await repo.saveContentHash(this.db, item.id, sha256);
+    return item;
+  }
+
   private async ingest(
     userId: string,
     file: string,
@@ -600,8 +663,17 @@ export class LibraryService {
     }
     const stored = await this.store(userId, prepared, type);
     let row: repo.LibraryRow | undefined;
+    const checkQuota = !meta.isGenerated && this.quota > 0;
+    const insert = (db: Queryable, r: repo.NewLibraryRow) =>
+      checkQuota
+        ? this.db.transaction(async (tx) => {
+            await repo.lockUserStorage(tx, userId);
+            await this.assertRoomFor(userId, r.fileSize, tx);
+            return repo.insertItem(tx, r);
+          })
+        : repo.insertItem(db, r);
     try {
-      row = await repo.insertItem(this.db, {
+      row = await insert(this.db, {
         userId,
         filename: stored.filename,
         originalName: meta.originalName,
@@ -619,6 +691,10 @@ export class LibraryService {
         prompt: meta.prompt ?? null,
       });
     } catch (err) {
+      if (err instanceof AppError && err.code === 'payload_too_large') {
+        await this.removeStored(stored.key, stored.thumbKey);
+        throw err;
+      }
       this.log.error({ err, userId }, 'library: metadata insert failed; removing stored files');
       await this.removeStored(stored.key, stored.thumbKey);
       throw new AppError('internal', msg.saveFailed(type.kind, msg.databaseUnavailable));
@@ -655,7 +731,7 @@ export class LibraryService {
     const ext = extensionFor(r.content_type);
     const [url, download, thumb, original] = await Promise.all([
       ready ? this.storage.signedUrl(r.storage_path, { contentType: r.content_type }) : undefined,
-      ready ? this.storage.signedUrl(r.storage_path, { contentType: r.content_type, downloadName: withExtension(r.original_name, ext) }) : undefined,
+      ready ? this.storage.signedUrl(r.storage_path, { contentType: r.content_type, downloadName: safeDownloadName(r.original_name, ext) }) : undefined,
       r.thumbnail_path ? this.storage.signedUrl(r.thumbnail_path, { contentType: 'image/webp' }) : undefined,
       this.freshOriginalUrl(r),
     ]);
@@ -738,3 +814,8 @@ function decodeCursor(c: string): repo.PageCursor {
   return { us: m[1]!, id: m[2]! };
 }
 
+async function sha256File(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(fs.createReadStream(file), hash);
+  return hash.digest('hex');
+}

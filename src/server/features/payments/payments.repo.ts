@@ -100,7 +100,7 @@ export function upsertSubscription(
   );
 }
 
-/** SPEC §3 subscriptions view: one row, the user's most recent subscription. */
+/** requirements §3 subscriptions view: one row, the user's most recent subscription. */
 export function findSubscription(db: Queryable, userId: string) {
   return one<{ price_id: string; subscription_status: string }>(
     db,

@@ -14,10 +14,12 @@ const checkoutBody = z.object({
 export const paymentsRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { payments, auth } = ctx.services;
+  // Before the first route answers: a wrong Stripe price stops the start here.
+  await payments.prepare();
 
   r.post(
     '/functions/v1/stripe-checkout',
-    { config: { auth: 'user' }, schema: { body: checkoutBody, tags: ['payments'] } },
+    { config: { auth: 'user', verifiedEmail: true }, schema: { body: checkoutBody, tags: ['payments'] } },
     async (req) => {
       const user = await requireUser(req, auth);
       return payments.createCheckout(user.id, req.body);

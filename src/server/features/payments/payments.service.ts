@@ -5,10 +5,11 @@ import { AppError } from '../../http/errors.js';
 import type { EnergyService } from '../energy/energy.service.js';
 import type { PricingService } from '../pricing/pricing.service.js';
 import type { CheckoutGateway, WebhookEvent } from '../../providers/payments/checkout-gateway.js';
-import { testCardOutcome, TestCheckoutGateway } from '../../providers/payments/test-gateway.js';
+import { testCardOutcome } from '../../providers/payments/test-gateway.js';
 import { BUNDLES, type Bundle } from '../../../shared/bundles.js';
 import { purchaseMessages } from '../../../shared/messages.js';
 import * as repo from './payments.repo.js';
+import { resolveBundlePrices } from './stripe-prices.js';
 
 export interface CheckoutRequest {
   price_id?: unknown;
@@ -41,24 +42,14 @@ export interface TestCheckoutCard {
 
 const PAID = new Set(['paid', 'no_payment_required']);
 
-/** Stripe price id per bundle: configured, else the built-in default. */
-export function bundlePriceIds(config: Config): Map<string, Bundle> {
-  const override: Record<Bundle['id'], string | undefined> = {
-    trial: config.STRIPE_PRICE_TRIAL,
-    starter: config.STRIPE_PRICE_STARTER,
-    pro: config.STRIPE_PRICE_PRO,
-    power: config.STRIPE_PRICE_POWER,
-  };
-  return new Map(BUNDLES.map((b) => [override[b.id] ?? b.priceId, b]));
-}
-
 /**
  * Selling ENERGY. One fulfilCheckout(sessionId) is reached from the webhook
  * and from the success page; the ledger's UNIQUE payment id makes it credit
  * exactly once however often and in whatever order it is called.
  */
 export class PaymentsService {
-  private readonly bundlesByPriceId: Map<string, Bundle>;
+  /** Bundles by the price id checkout is asked for: ours on the test checkout, Stripe's once resolved. */
+  private bundlesByPriceId: Map<string, Bundle> = new Map(BUNDLES.map((b) => [b.priceId, b]));
   private readonly allowedOrigins: Set<string>;
 
   constructor(
@@ -69,10 +60,24 @@ export class PaymentsService {
     private readonly config: Config,
     private readonly log: { info: (o: unknown, m?: string) => void; warn: (o: unknown, m?: string) => void },
   ) {
-    this.bundlesByPriceId = bundlePriceIds(config);
     const origins = [new URL(config.publicUrl).origin];
     if (!config.isProduction) origins.push(`http://localhost:${config.PORT}`, `http://127.0.0.1:${config.PORT}`);
     this.allowedOrigins = new Set(origins);
+  }
+
+  /**
+   * Run once before serving. Logs the test checkout warning where it applies,
+   * and with Stripe resolves each bundle's price and checks it against the
+   * bundle shown to buyers; a missing, inactive or different price throws
+   * (StripePriceError), so the app does not start selling at the wrong price.
+   */
+  async prepare(): Promise<void> {
+    if (this.config.testCheckoutWarning) this.log.warn({ payments: 'test' }, `WARNING: ${this.config.testCheckoutWarning}`);
+    const catalog = this.gateway?.prices;
+    if (!catalog) return;
+    const resolved = await resolveBundlePrices(this.config, catalog);
+    this.bundlesByPriceId = new Map(BUNDLES.map((b) => [resolved.get(b.id)!, b]));
+    this.log.info({ prices: Object.fromEntries(resolved) }, 'Stripe prices match the bundles');
   }
 
   get mode(): Config['payments'] {
@@ -160,7 +165,6 @@ export class PaymentsService {
       return ok;
     });
     if (credited) {
-      this.energy.emit(row.user_id);
       this.log.info({ sessionId, userId: row.user_id, energy: row.energy }, 'checkout fulfilled');
     }
     return { status: 'fulfilled', credited };
@@ -209,7 +213,7 @@ export class PaymentsService {
   async getSubscription(userId: string) {
     const sub = await repo.findSubscription(this.db, userId);
     if (!sub) return null;
-    const bundle = this.bundlesByPriceId.get(sub.price_id);
+    const bundle = this.bundlesByPriceId.get(sub.price_id) ?? BUNDLES.find((b) => b.priceId === sub.price_id);
     return {
       price_id: sub.price_id,
       subscription_status: sub.subscription_status,
@@ -222,7 +226,7 @@ export class PaymentsService {
 
   async testCheckout(userId: string, sessionId: string): Promise<repo.CheckoutRow> {
     const row = await repo.findCheckoutOfUser(this.db, userId, sessionId);
-    if (!row || row.provider !== 'test' || !(this.gateway instanceof TestCheckoutGateway)) {
+    if (!row || row.provider !== 'test' || !this.gateway?.signEvent) {
       throw new AppError('not_found', purchaseMessages.failed);
     }
     return row;
@@ -242,8 +246,7 @@ export class PaymentsService {
     const paymentIntentId = `pi_test_local_${randomBytes(12).toString('base64url')}`;
     const paid = await repo.markPaid(this.db, userId, sessionId, paymentIntentId);
     if (!paid) return { redirect: row.success_url };
-    const gateway = this.gateway as TestCheckoutGateway;
-    const { payload, signature } = gateway.signEvent('checkout.session.completed', {
+    const signed = this.gateway?.signEvent?.('checkout.session.completed', {
       id: sessionId,
       object: 'checkout.session',
       payment_status: 'paid',
@@ -252,7 +255,8 @@ export class PaymentsService {
       amount_total: row.amount_cents,
       metadata: { userId, priceId: row.price_id },
     });
-    await this.handleWebhook(payload, signature);
+    if (!signed) throw new AppError('not_found', purchaseMessages.failed);
+    await this.handleWebhook(signed.payload, signed.signature);
     return { redirect: row.success_url };
   }
 
@@ -280,13 +284,18 @@ export class PaymentsService {
     const id = typeof object.id === 'string' ? object.id : undefined;
     const metadata = (object.metadata ?? {}) as Record<string, string>;
     const userId = metadata.userId;
-    const items = (object.items as { data?: { price?: { id?: string } }[] } | undefined)?.data ?? [];
+    const items = (object.items as { data?: { price?: { id?: string }; current_period_end?: unknown }[] } | undefined)?.data ?? [];
     const priceId = items[0]?.price?.id;
     if (!id || !userId || !priceId || !(await repo.userExists(this.db, userId))) {
       this.log.warn({ id }, 'subscription event without a known user or price; ignored');
       return;
     }
-    const end = typeof object.current_period_end === 'number' ? new Date(object.current_period_end * 1000) : null;
+    // The pinned API version keeps period ends on the items (they may differ per
+    // item; the soonest is when the subscription next renews). Older versions
+    // had one on the subscription itself.
+    const itemEnds = items.map((i) => i.current_period_end).filter((n): n is number => typeof n === 'number');
+    const endSeconds = itemEnds.length ? Math.min(...itemEnds) : typeof object.current_period_end === 'number' ? object.current_period_end : null;
+    const end = endSeconds === null ? null : new Date(endSeconds * 1000);
     await repo.upsertSubscription(this.db, {
       id,
       userId,

@@ -10,8 +10,12 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
  * The built-in test checkout page: plain HTML forms (no script), looking
  * like a hosted card checkout. Only ever shown when no Stripe key is set.
  */
-export function renderTestCheckout(row: CheckoutRow, opts: { error?: string; email: string }): string {
+export function renderTestCheckout(
+  row: CheckoutRow,
+  opts: { error?: string; email: string; values?: { expiry?: unknown; cvc?: unknown; name?: unknown } },
+): string {
   const id = encodeURIComponent(row.id);
+  const kept = (v: unknown) => (typeof v === 'string' && v ? ` value="${escapeHtml(v.slice(0, 100))}"` : '');
   const closed = row.status !== 'open';
   return `<!doctype html>
 <html lang="en">
@@ -64,11 +68,11 @@ export function renderTestCheckout(row: CheckoutRow, opts: { error?: string; ema
     <label for="card_number">Card number</label>
     <input id="card_number" name="card_number" inputmode="numeric" placeholder="4242 4242 4242 4242" required maxlength="23">
     <div class="row">
-      <div><label for="expiry">Expiry</label><input id="expiry" name="expiry" placeholder="MM / YY" required maxlength="7"></div>
-      <div><label for="cvc">CVC</label><input id="cvc" name="cvc" placeholder="123" required maxlength="4" inputmode="numeric"></div>
+      <div><label for="expiry">Expiry</label><input id="expiry" name="expiry" placeholder="MM / YY" required maxlength="7"${kept(opts.values?.expiry)}></div>
+      <div><label for="cvc">CVC</label><input id="cvc" name="cvc" placeholder="123" required maxlength="4" inputmode="numeric"${kept(opts.values?.cvc)}></div>
     </div>
     <label for="name">Name on card</label>
-    <input id="name" name="name" placeholder="Full name" maxlength="100">
+    <input id="name" name="name" placeholder="Full name" maxlength="100"${kept(opts.values?.name)}>
     <button class="btn" type="submit">Pay ${dollars(row.amount_cents)}</button>
   </form>
   <form method="post" action="/checkout/test/${id}/cancel"><button class="link" type="submit">Cancel and return to ${escapeHtml(PRODUCT_NAME)}</button></form>

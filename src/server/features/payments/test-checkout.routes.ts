@@ -16,8 +16,15 @@ export const testCheckoutRoutes = (ctx: AppContext): FastifyPluginAsync => async
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
+  // same-origin, not the site-wide no-referrer: under no-referrer the page's own
+  // form posts carry `Origin: null`, which the cross-site guard must refuse.
   const html = (reply: FastifyReply, status: number, body: string) =>
-    reply.status(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+    reply
+      .status(status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('referrer-policy', 'same-origin')
+      .send(body);
 
   async function load(req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) {
     const user = await currentUser(req, auth);
@@ -50,7 +57,10 @@ export const testCheckoutRoutes = (ctx: AppContext): FastifyPluginAsync => async
       if (!loaded) return reply;
       const result = await payments.payTestCheckout(loaded.user.id, req.params.id, req.body ?? {});
       if ('redirect' in result) return reply.redirect(result.redirect, 303);
-      return html(reply, 402, renderTestCheckout(loaded.row, { email: loaded.user.email, error: result.error }));
+      // A declined card keeps what was typed, except the card number (the one to change).
+      const body = req.body ?? {};
+      const keep = { expiry: body.expiry, cvc: body.cvc, name: body.name };
+      return html(reply, 402, renderTestCheckout(loaded.row, { email: loaded.user.email, error: result.error, values: keep }));
     },
   );
 

@@ -12,7 +12,7 @@ export const pricingRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { auth, pricing } = ctx.services;
 
-  // SPEC §7: active rows ordered by display name for users, all rows for admins.
+  // requirements §7: active rows ordered by display name for users, all rows for admins.
   r.get('/api/pricing', { config: { auth: 'user' }, schema: { tags: ['pricing'] } }, async (req) => {
     const user = await requireUser(req, auth);
     return pricing.listToolPricing(user);

@@ -10,7 +10,7 @@ export interface ProfileRow {
   total_energy_purchased: number;
 }
 
-/** SPEC §4: a missing profile is created with energy 0 and total purchased 0. */
+/** requirements §4: a missing profile is created with energy 0 and total purchased 0. */
 export function ensureProfile(db: Queryable, userId: string) {
   return db.query('INSERT INTO user_profiles (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [userId]);
 }

@@ -10,7 +10,7 @@ export const profilesRoutes = (ctx: AppContext): FastifyPluginAsync => async (ap
     return profiles.getMe(user.id);
   });
 
-  // SPEC §7: role checks answered by the server.
+  // requirements §7: role checks answered by the server.
   app.post('/functions/v1/check-vip-status', { config: { auth: 'user' }, schema: { tags: ['profile'] } }, async (req) => {
     const user = await requireUser(req, auth);
     return { isVip: user.role === 'vip' };

@@ -53,7 +53,7 @@ export function countActiveInvites(db: Queryable, inviterId: string) {
   );
 }
 
-/** Only the inviter, only an Active code (SPEC §4). */
+/** Only the inviter, only an Active code (requirements §4). */
 export function deactivateInvite(db: Queryable, inviterId: string, inviteId: string) {
   return one<InviteRow>(
     db,

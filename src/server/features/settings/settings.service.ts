@@ -10,7 +10,7 @@ export interface ReferralSettings {
 }
 
 /**
- * Whether registration needs an invite code (SPEC §5). Takes the caller's
+ * Whether registration needs an invite code (requirements §5). Takes the caller's
  * connection or transaction so account creation can read it in its own unit.
  */
 export async function isReferralOnly(db: Queryable): Promise<boolean> {

@@ -35,7 +35,7 @@ export interface ToolMediaPort {
   /** A fresh signed URL for an item of the user, or null when it has none (pending). */
   itemUrl(userId: string, itemId: string): Promise<string | null>;
 
-  /** A pending library entry shown while a video generates (SPEC §4 pending video). */
+  /** A pending library entry shown while a video generates (requirements §4 pending video). */
   createPending?(input: { userId: string; jobId: string; originalName: string; generationType: string; prompt: string }): Promise<void>;
   /** Points an existing pending entry at a new run of the same inputs (a retry). */
   reattachPending?(userId: string, itemId: string, jobId: string): Promise<void>;

@@ -1,13 +1,13 @@
 import type { Queryable } from '../../db/db.js';
 import { one } from '../../db/db.js';
-import type { ToolEndpoint } from '../../../shared/tools.js';
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
 
 export interface ToolJobRow {
   id: string;
   user_id: string;
-  tool: ToolEndpoint;
+  /** The tool's endpoint (see the tool registry). */
+  tool: string;
   status: JobStatus;
   input: Record<string, unknown>;
   cost: number;
@@ -30,15 +30,25 @@ export interface ToolJobRow {
 
 export function insertJob(
   db: Queryable,
-  j: { userId: string; tool: ToolEndpoint; input: unknown; cost: number; idempotencyKey: string | null; requestHash: string; timeLimitSeconds: number },
+  j: {
+    userId: string;
+    tool: string;
+    input: unknown;
+    cost: number;
+    idempotencyKey: string | null;
+    requestHash: string;
+    timeLimitSeconds: number;
+    webhookUrl?: string | null;
+    apiKeyId?: string | null;
+  },
 ) {
   return one<ToolJobRow>(
     db,
-    `INSERT INTO tool_jobs (user_id, tool, input, cost, idempotency_key, request_hash, deadline_at)
-     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7))
+    `INSERT INTO tool_jobs (user_id, tool, input, cost, idempotency_key, request_hash, deadline_at, webhook_url, api_key_id)
+     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7), $8, $9)
      ON CONFLICT (user_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
      RETURNING *`,
-    [j.userId, j.tool, JSON.stringify(j.input), j.cost, j.idempotencyKey, j.requestHash, j.timeLimitSeconds],
+    [j.userId, j.tool, JSON.stringify(j.input), j.cost, j.idempotencyKey, j.requestHash, j.timeLimitSeconds, j.webhookUrl ?? null, j.apiKeyId ?? null],
   );
 }
 
@@ -69,6 +79,21 @@ export function claimJob(db: Queryable, jobId: string, provider: string) {
       WHERE id = $1 AND status IN ('queued', 'running')
       RETURNING *`,
     [jobId, provider],
+  );
+}
+
+/**
+ * A draining process gives a run back to the queue: queued again, and the
+ * attempt it was on does not count. Only the holder of that attempt may (a
+ * retry elsewhere may have claimed it since).
+ */
+export function releaseJob(db: Queryable, jobId: string, attempt: number) {
+  return one<ToolJobRow>(
+    db,
+    `UPDATE tool_jobs SET status = 'queued', attempts = attempts - 1, progress_stage = NULL, progress_fraction = 0
+      WHERE id = $1 AND status = 'running' AND attempts = $2
+      RETURNING *`,
+    [jobId, attempt],
   );
 }
 

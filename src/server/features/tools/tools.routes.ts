@@ -3,17 +3,26 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { requireUser } from '../../http/auth-context.js';
-import { TOOLS, type ToolEndpoint } from '../../../shared/tools.js';
+import { toolAccepted, toolFailed } from '../../../shared/tool-results.js';
+import { apiError } from '../../../shared/api-error.js';
 import type { ToolsService } from './tools.service.js';
+import { limitMessages } from '../../../shared/messages.js';
+import { webhookUrlField } from '../../../shared/webhooks.schema.js';
 
+/** Every run may name a webhook for its end (the tool's own schema ignores the field). */
+const webhookBody = z.object({ webhook_url: webhookUrlField });
 const jobParams = z.object({ id: z.string().max(64) });
+const toolHeaders = z.looseObject({
+  prefer: z.string().max(200).optional().describe("'respond-async': answer 202 with the job id instead of waiting"),
+  'idempotency-key': z.string().max(200).optional().describe('A repeat with the same key returns the first run'),
+});
 const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().max(200).optional(),
 });
 
 /**
- * The five tool functions (SPEC §7) and the run history. A run call waits
+ * The five tool functions (requirements §7) and the run history. A run call waits
  * for the result; when the caller goes away the run still completes and
  * lands in the library.
  */
@@ -21,23 +30,48 @@ export const toolsRoutes = (ctx: AppContext, tools: ToolsService): FastifyPlugin
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { auth } = ctx.services;
 
-  for (const endpoint of Object.keys(TOOLS) as ToolEndpoint[]) {
-    r.post(`/functions/v1/${endpoint}`, { config: { auth: 'user' }, schema: { tags: ['tools'] } }, async (req, reply) => {
-      const user = await requireUser(req, auth);
-      const key = req.headers['idempotency-key'];
-      const job = await tools.submit(user, endpoint, req.body, typeof key === 'string' ? key : undefined);
-      // RFC 7240: a client that wants the job id at once follows the run itself (SSE, GET /api/jobs/:id).
-      if (/\brespond-async\b/i.test(String(req.headers.prefer ?? ''))) {
-        return reply.status(202).send({ job_id: job.id, status: job.status });
-      }
-      const gone = new AbortController();
-      reply.raw.on('close', () => {
-        if (!reply.raw.writableEnded) gone.abort();
-      });
-      const ended = await tools.waitForEnd(job.id, TOOLS[endpoint].timeLimitSeconds * 1000 + 5_000, gone.signal);
-      const { status, body } = await tools.toResponse(ended);
-      return reply.status(status).send(body);
-    });
+  const perMinute = ctx.config.TOOL_RUNS_PER_MINUTE;
+  const rateLimit = { name: 'tool-runs', limit: perMinute, windowSeconds: 60, message: limitMessages.toolRuns(perMinute), replayHeader: 'idempotency-key' };
+  for (const tool of tools.registry.list) {
+    r.post(
+      `/functions/v1/${tool.endpoint}`,
+      {
+        config: { auth: 'user', rateLimit, verifiedEmail: true },
+        // A call without a body is a call with nothing picked: the tool's own message says what is missing.
+        preValidation: async (req) => {
+          req.body ??= {};
+        },
+        schema: {
+          tags: ['tools'],
+          summary: tool.info.title,
+          description: `Costs ENERGY (price row '${tool.info.pricing}'). Waits for the result; with \`Prefer: respond-async\` answers 202 with the job id at once.`,
+          headers: toolHeaders,
+          body: z.intersection(tool.schemas.input, webhookBody),
+          response: { 200: tool.schemas.response, 202: toolAccepted, 422: z.union([toolFailed, apiError]) },
+        },
+      },
+      async (req, reply) => {
+        const user = await requireUser(req, auth);
+        const key = req.headers['idempotency-key'];
+        const webhookUrl = (req.body as { webhook_url?: string }).webhook_url;
+        if (webhookUrl) await ctx.services.webhooks.assertDeliverable(webhookUrl);
+        const job = await tools.submit(user, tool.endpoint, req.body, typeof key === 'string' ? key : undefined, {
+          webhookUrl,
+          apiKeyId: user.apiKey?.id,
+        });
+        // RFC 7240: a client that wants the job id at once follows the run itself (SSE, GET /api/jobs/:id).
+        if (/\brespond-async\b/i.test(String(req.headers.prefer ?? ''))) {
+          return reply.status(202).send({ job_id: job.id, status: job.status });
+        }
+        const gone = new AbortController();
+        reply.raw.on('close', () => {
+          if (!reply.raw.writableEnded) gone.abort();
+        });
+        const ended = await tools.waitForEnd(job.id, tool.info.timeLimitSeconds * 1000 + 5_000, gone.signal);
+        const { status, body } = await tools.toResponse(ended);
+        return reply.status(status).send(body);
+      },
+    );
   }
 
   /** Which provider runs each tool (the UI names Wan v2.2 only when fal runs image-to-video). */
@@ -68,7 +102,7 @@ export const toolsRoutes = (ctx: AppContext, tools: ToolsService): FastifyPlugin
     return tools.cancel(user.id, req.params.id);
   });
 
-  r.post('/api/jobs/:id/retry', { config: { auth: 'user' }, schema: { params: jobParams, tags: ['tools'] } }, async (req, reply) => {
+  r.post('/api/jobs/:id/retry', { config: { auth: 'user', verifiedEmail: true }, schema: { params: jobParams, tags: ['tools'] } }, async (req, reply) => {
     const user = await requireUser(req, auth);
     const job = await tools.retry(user, req.params.id);
     return reply.status(202).send({ job_id: job.id, status: job.status });

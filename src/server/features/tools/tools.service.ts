@@ -7,7 +7,9 @@ import type { AuthenticatedUser } from '../auth/auth.service.js';
 import type { RealtimeHub } from '../../realtime/realtime-hub.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { ToolMediaPort } from './tool-media.js';
-import { TOOL_BODIES, TOOLS, type ToolEndpoint, type ToolJob } from '../../../shared/tools.js';
+import type { ToolJob } from '../../../shared/tools.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import type { ParsedInput, Tool } from '../../tools/tool-definition.js';
 import * as repo from './tools.repo.js';
 
 export const toolErrors = {
@@ -20,6 +22,7 @@ export const toolErrors = {
   timedOut: 'The run took too long and was stopped. Your ENERGY has been refunded.',
   cancelled: 'The run was cancelled. Your ENERGY has been refunded.',
   workerLost: 'The run was interrupted. Your ENERGY has been refunded.',
+  unknownTool: 'This tool is no longer available. Your ENERGY has been refunded.',
 } as const;
 
 /** Events on GET /api/events for the user's runs. */
@@ -27,7 +30,7 @@ export const JOB_EVENT = 'job';
 
 export interface JobEvent {
   id: string;
-  tool: ToolEndpoint;
+  tool: string;
   status: repo.JobStatus;
   progress_stage: string | null;
   progress_fraction: number;
@@ -36,7 +39,7 @@ export interface JobEvent {
 }
 
 /** Checked after validation, before any charge (e.g. the local editor's command language). */
-export type PromptCheck = (endpoint: ToolEndpoint, body: Record<string, unknown>) => string | null;
+export type InputCheck = (tool: Tool, input: ParsedInput) => string | null;
 
 /** Safety poll while waiting for a job; end events normally wake the wait at once. */
 const WAIT_POLL_MS = 5_000;
@@ -62,30 +65,37 @@ export class ToolsService {
     private readonly energy: EnergyService,
     private readonly pricing: PricingService,
     private readonly queue: JobQueue,
-    private readonly media: ToolMediaPort,
+    readonly media: ToolMediaPort,
     private readonly realtime: RealtimeHub,
-    private readonly checkPrompt: PromptCheck = () => null,
+    readonly registry: ToolRegistry,
+    private readonly checkInput: InputCheck = () => null,
   ) {}
 
-  parse(endpoint: ToolEndpoint, body: unknown): Record<string, unknown> {
-    const result = TOOL_BODIES[endpoint].safeParse(body ?? {});
-    if (!result.success) throw new AppError('validation', result.error.issues[0]?.message ?? TOOLS[endpoint].failure);
-    const parsed = result.data as Record<string, unknown>;
-    const refusal = this.checkPrompt(endpoint, parsed);
+  parse(tool: Tool, body: unknown): ParsedInput {
+    const parsed = tool.parseInput(body);
+    if (!parsed.ok) throw new AppError('validation', parsed.message);
+    const refusal = this.checkInput(tool, parsed.input);
     if (refusal) throw new AppError('validation', refusal);
-    return parsed;
+    return parsed.input;
   }
 
   /** Charges and enqueues a run; with an Idempotency-Key, a repeat returns the first job. */
   async submit(
     user: Pick<AuthenticatedUser, 'id' | 'role'>,
-    endpoint: ToolEndpoint,
+    endpoint: string,
     body: unknown,
     idempotencyKey?: string,
-    opts: { pendingItemId?: string } = {},
+    opts: {
+      pendingItemId?: string;
+      /** Where to POST the run's end (already checked against the address policy). */
+      webhookUrl?: string;
+      /** The personal API key that made the call, for the ledger. */
+      apiKeyId?: string;
+    } = {},
   ): Promise<repo.ToolJobRow> {
-    const tool = TOOLS[endpoint];
-    const input = this.parse(endpoint, body);
+    const definition = this.registry.get(endpoint);
+    const tool = definition.info;
+    const input = this.parse(definition, body);
     const key = idempotencyKey?.trim() || null;
     if (key !== null && (key.length > 200 || !/^[\x21-\x7e]+$/.test(key))) {
       throw new AppError('validation', toolErrors.idempotencyKeyInvalid);
@@ -106,6 +116,8 @@ export class ToolsService {
         idempotencyKey: key,
         requestHash,
         timeLimitSeconds: tool.timeLimitSeconds,
+        webhookUrl: opts.webhookUrl,
+        apiKeyId: opts.apiKeyId,
       });
       if (!job) return null; // the same key won a race a moment ago
       await this.energy.spend(
@@ -113,21 +125,22 @@ export class ToolsService {
         tx,
       );
       await this.queue.sendToolRun({ jobId: job.id, userId: user.id, timeLimitSeconds: tool.timeLimitSeconds }, tx);
+      // This process's idle workers look at once, when the job is there to be seen.
+      tx.afterCommit(() => this.queue.wake());
       return job;
     });
     if (!created) return this.replay((await repo.findByIdempotencyKey(this.db, user.id, key!))!, requestHash);
 
-    this.queue.wake();
-    this.energy.emit(user.id);
     if (opts.pendingItemId) {
       await this.media.reattachPending?.(user.id, opts.pendingItemId, created.id);
-    } else if (endpoint === 'fal-image-to-video' && this.media.createPending) {
+    } else if (definition.hasPending && this.media.createPending) {
+      const prompt = definition.pendingPrompt(input) ?? '';
       await this.media.createPending({
         userId: user.id,
         jobId: created.id,
-        originalName: generatedName('Video', String(input.prompt ?? '')),
+        originalName: generatedName(tool.output === 'video' ? 'Video' : 'Image', prompt),
         generationType: tool.label,
-        prompt: String(input.prompt ?? ''),
+        prompt,
       });
     }
     await this.publish(created);
@@ -189,32 +202,22 @@ export class ToolsService {
   }
 
   /** The spec's response fields for a finished job (fresh signed URLs), plus job_id. */
-  async toResponse(job: repo.ToolJobRow): Promise<{ status: number; body: Record<string, unknown> }> {
-    const tool = TOOLS[job.tool];
+  async toResponse(job: repo.ToolJobRow): Promise<{ status: 200 | 202 | 422; body: Record<string, unknown> }> {
+    const tool = this.registry.get(job.tool);
     if (job.status === 'succeeded' && job.result) {
       const r = job.result;
       const url = job.library_item_id ? await this.media.itemUrl(job.user_id, job.library_item_id) : null;
       const originalItem = typeof r.original_item_id === 'string' ? r.original_item_id : null;
-      const originalUrl = (originalItem && (await this.media.itemUrl(job.user_id, originalItem).catch(() => null))) || r.original_url;
-      const common = { job_id: job.id, library_item_id: job.library_item_id, energy_used: job.cost, model: r.model };
-      switch (job.tool) {
-        case 'fal-image-editor':
-          return { status: 200, body: { ...common, edited_url: url, original_url: originalUrl, prompt_used: r.prompt_used } };
-        case 'fal-image-restore':
-          return { status: 200, body: { ...common, restored_url: url, original_url: originalUrl, settings: r.settings } };
-        case 'fal-upscaler':
-          return { status: 200, body: { ...common, upscaled_url: url, original_url: originalUrl, scale_factor: r.scale_factor } };
-        case 'fal-image-to-video':
-          return { status: 200, body: { ...common, video_url: url, prompt_used: r.prompt_used, duration_seconds: r.duration_seconds } };
-        case 'fal-video-upscaler':
-          return { status: 200, body: { ...common, upscaled_url: url, original_url: originalUrl, scale_factor: r.scale_factor } };
-      }
+      const storedOriginal = typeof r.original_url === 'string' ? r.original_url : '';
+      const originalUrl = (originalItem && (await this.media.itemUrl(job.user_id, originalItem).catch(() => null))) || storedOriginal;
+      const { model, fields } = tool.respond(r, { url, originalUrl });
+      return { status: 200, body: { job_id: job.id, library_item_id: job.library_item_id, energy_used: job.cost, model, ...fields } };
     }
     if (job.status === 'failed' || job.status === 'canceled') {
       // Every failed or cancelled run was refunded in the same transaction that ended it.
       return {
         status: 422,
-        body: { error: job.error || tool.failure, code: 'tool_failed', job_id: job.id, status: job.status, refunded: true, energy_refunded: job.cost },
+        body: { error: job.error || tool.info.failure, code: 'tool_failed', job_id: job.id, status: job.status, refunded: true, energy_refunded: job.cost },
       };
     }
     // Still running when the wait ended: 202 with the job to follow.
@@ -254,6 +257,11 @@ export class ToolsService {
     return toToolJob(ended);
   }
 
+  /** Stops a run whose result is no longer wanted (refunded); one that has ended already stays as it is. */
+  async stopRun(userId: string, jobId: string): Promise<void> {
+    await this.cancel(userId, jobId).catch(() => {}); // ended already (or gone): nothing to stop
+  }
+
   /** Runs a failed or cancelled job again as a new, newly charged run with the same inputs. */
   async retry(user: Pick<AuthenticatedUser, 'id' | 'role'>, jobId: string): Promise<repo.ToolJobRow> {
     const job = await this.findOwned(user.id, jobId);
@@ -274,7 +282,7 @@ export class ToolsService {
     try {
       await this.submit(owner, job.tool, job.input, undefined, { pendingItemId: item.id });
     } catch (err) {
-      await this.media.failPending?.(userId, job.id, err instanceof Error ? err.message : TOOLS[job.tool].failure).catch(() => {});
+      await this.media.failPending?.(userId, job.id, err instanceof Error ? err.message : this.registry.get(job.tool).info.failure).catch(() => {});
       throw err;
     }
   }
@@ -287,6 +295,13 @@ export class ToolsService {
 
   claim(jobId: string, provider: string) {
     return repo.claimJob(this.db, jobId, provider);
+  }
+
+  /** Hands a running job back to the queue at shutdown: no refund, and the retry charges nothing. */
+  async release(job: repo.ToolJobRow): Promise<boolean> {
+    const row = await repo.releaseJob(this.db, job.id, job.attempts);
+    if (row) await this.publish(row);
+    return !!row;
   }
 
   async progress(job: repo.ToolJobRow, stage: string, fraction: number): Promise<void> {
@@ -320,13 +335,14 @@ export class ToolsService {
     const ended = await this.db.transaction(async (tx) => {
       const row = await repo.markEnded(tx, jobId, status, error, ['queued', 'running']);
       if (!row) return null;
-      await this.energy.refund(jobId, `Refund: ${TOOLS[row.tool].title} (${status === 'canceled' ? 'cancelled' : 'failed'})`, tx);
+      const title = this.registry.find(row.tool)?.info.title ?? row.tool;
+      await this.energy.refund(jobId, `Refund: ${title} (${status === 'canceled' ? 'cancelled' : 'failed'})`, tx);
+      tx.afterCommit(async () => {
+        if (this.registry.find(row.tool)?.hasPending) await this.media.failPending?.(row.user_id, row.id, error).catch(() => {});
+        await this.afterEnd(row);
+      });
       return row;
     });
-    if (!ended) return null;
-    if (ended.cost > 0) this.energy.emit(ended.user_id);
-    if (ended.tool === 'fal-image-to-video') await this.media.failPending?.(ended.user_id, ended.id, error).catch(() => {});
-    await this.afterEnd(ended);
     return ended;
   }
 
@@ -363,7 +379,7 @@ export function isEnded(status: repo.JobStatus): boolean {
   return status === 'succeeded' || status === 'failed' || status === 'canceled';
 }
 
-/** SPEC §5: a generated item's name is its type plus the first 50 characters of the prompt. */
+/** requirements §5: a generated item's name is its type plus the first 50 characters of the prompt. */
 export function generatedName(type: string, prompt: string): string {
   const text = prompt.replace(/\s+/g, ' ').trim().slice(0, 50);
   return text ? `${type} ${text}` : type;

@@ -1,11 +1,10 @@
 import type { Config } from '../../config.js';
-import type { ToolEndpoint } from '../../../shared/tools.js';
 import type { AiProvider } from './ai-provider.js';
 import { createLocalAiProvider } from './local/index.js';
 import { createFalAiProvider } from './fal/index.js';
 
 export interface AiProviders {
-  providerFor(tool: ToolEndpoint): AiProvider;
+  providerFor(endpoint: string): AiProvider;
   close(): Promise<void>;
 }
 
@@ -24,7 +23,7 @@ export function createAiProviders(config: Config): AiProviders {
     return provider;
   };
   return {
-    providerFor: (tool) => get(config.aiProviders[tool]),
+    providerFor: (endpoint) => get(config.aiProviders[endpoint] ?? config.defaultAiProvider),
     async close() {
       await Promise.all([...made.values()].map((p) => p.close?.()));
     },

@@ -1,13 +1,21 @@
 import Stripe from 'stripe';
-import type { CheckoutGateway, CreateCheckoutInput, GatewaySession, WebhookEvent } from './checkout-gateway.js';
+import type { CatalogPrice, CheckoutGateway, CreateCheckoutInput, GatewaySession, PriceCatalog, WebhookEvent } from './checkout-gateway.js';
 
 /** Stripe's default signature tolerance: events older than 5 minutes are refused. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
+/**
+ * The API version every request and webhook object is shaped by. Pinned so an
+ * SDK upgrade or a dashboard change cannot move fields under us (subscription
+ * period ends, for one, live on subscription items in this version).
+ */
+export const STRIPE_API_VERSION = '2026-10-28.endive' as const;
+
 export function createStripeClient(secretKey: string, apiBase?: string): Stripe {
-  if (!apiBase) return new Stripe(secretKey, { maxNetworkRetries: 2 });
+  if (!apiBase) return new Stripe(secretKey, { apiVersion: STRIPE_API_VERSION, maxNetworkRetries: 2 });
   const url = new URL(apiBase);
   return new Stripe(secretKey, {
+    apiVersion: STRIPE_API_VERSION,
     host: url.hostname,
     port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
     protocol: url.protocol.replace(':', '') as 'http' | 'https',
@@ -15,13 +23,33 @@ export function createStripeClient(secretKey: string, apiBase?: string): Stripe 
   });
 }
 
+function toCatalogPrice(p: Stripe.Price): CatalogPrice {
+  return { id: p.id, active: p.active, currency: p.currency, unitAmount: p.unit_amount, type: p.type, lookupKey: p.lookup_key };
+}
+
 export class StripeGateway implements CheckoutGateway {
   readonly kind = 'stripe' as const;
+  readonly prices: PriceCatalog;
 
   constructor(
     private readonly stripe: Stripe,
     private readonly webhookSecret: string,
-  ) {}
+  ) {
+    this.prices = {
+      retrievePrice: async (id) => {
+        try {
+          return toCatalogPrice(await stripe.prices.retrieve(id));
+        } catch (err) {
+          if ((err as { code?: string }).code === 'resource_missing') return null;
+          throw err;
+        }
+      },
+      pricesByLookupKey: async (keys) => {
+        const list = await stripe.prices.list({ lookup_keys: [...keys], limit: 100 });
+        return list.data.map(toCatalogPrice);
+      },
+    };
+  }
 
   async createSession(input: CreateCheckoutInput) {
     const session = await this.stripe.checkout.sessions.create({

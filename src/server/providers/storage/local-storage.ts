@@ -129,6 +129,20 @@ export class LocalStorage implements StorageDriver {
     await fsp.rm(this.metaFile(key), { force: true });
   }
 
+  async *list(): AsyncIterable<string> {
+    const entries = await fsp.readdir(this.dir, { recursive: true, withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return [];
+      throw err;
+    });
+    for (const e of entries) {
+      if (!e.isFile()) continue;
+      const key = path.relative(this.dir, path.join(e.parentPath, e.name)).split(path.sep).join('/');
+      // Sidecars and half-written uploads live under dot folders; keys never start with a dot.
+      if (key.startsWith('.')) continue;
+      yield key;
+    }
+  }
+
   async signedUrl(key: string, opts: SignedUrlOptions = {}): Promise<string> {
     assertValidKey(key);
     return this.opts.signer.sign(key, opts.expiresIn ?? this.opts.defaultExpiresIn, opts.downloadName);

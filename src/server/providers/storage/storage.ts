@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { VerifyResult } from './url-signer.js';
 
 /**
  * Where library files live. Two drivers pass one contract suite
@@ -12,7 +13,7 @@ import type { Readable } from 'node:stream';
  */
 export interface PutOptions {
   contentType: string;
-  /** SPEC §9: storage upload cache control 3600 seconds. */
+  /** requirements §9: storage upload cache control 3600 seconds. */
   cacheControl?: string;
   /** Byte length of a stream body when known (lets S3 upload it without spooling). */
   contentLength?: number;
@@ -46,7 +47,7 @@ export interface SignedUrlOptions {
 
 export interface StorageDriver {
   readonly kind: 'local' | 's3';
-  /** SPEC §3: files live in bucket user-images (the S3 bucket's own name on S3). */
+  /** requirements §3: files live in bucket user-images (the S3 bucket's own name on S3). */
   readonly bucket: string;
   put(key: string, body: Readable | Buffer, opts: PutOptions): Promise<{ size: number }>;
   /** Throws StorageNotFoundError when absent; RangeNotSatisfiableError for a range past the end. */
@@ -54,6 +55,8 @@ export interface StorageDriver {
   head(key: string): Promise<ObjectInfo | null>;
   /** Idempotent: deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
+  /** Every stored key, in no promised order (backups, migrations, orphan audits). */
+  list(): AsyncIterable<string>;
   /** A short-lived link that serves the object to whoever holds it. */
   signedUrl(key: string, opts?: SignedUrlOptions): Promise<string>;
   /**
@@ -62,6 +65,12 @@ export interface StorageDriver {
    * round trip; the caller still checks the key's owner.
    */
   keyFromUrl(url: string): string | null;
+  /**
+   * Present when the driver's signed links point back at this app (local
+   * disk), which must then check them and serve the bytes; absent when the
+   * links go to the store itself (S3).
+   */
+  verify?(key: string, query: { exp?: unknown; sig?: unknown; dn?: unknown }): VerifyResult;
 }
 
 export class StorageNotFoundError extends Error {

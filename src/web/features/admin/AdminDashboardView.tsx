@@ -1,7 +1,7 @@
 import { Tabs } from 'radix-ui';
 import { History, SlidersHorizontal, Users, UserSearch } from 'lucide-react';
 import { Button } from '../../components/Button';
-import type { DashboardViewProps } from '../dashboard/views';
+import type { DashboardViewProps } from '../dashboard/view-ids';
 import { AuditLog } from './AuditLog';
 import { PlatformSummary } from './PlatformSummary';
 import { PricingEditor } from './PricingEditor';
@@ -12,7 +12,7 @@ const tabClass =
   'inline-flex items-center gap-1.5 rounded-lg px-3 py-1.5 text-sm font-medium text-zinc-400 transition hover:text-white data-[state=active]:bg-zinc-800 data-[state=active]:text-white data-[state=active]:shadow';
 
 /**
- * SPEC §2 Admin Dashboard: referral-only switch, platform summary, energy
+ * requirements §2 Admin Dashboard: referral-only switch, platform summary, energy
  * plan cards, per-tool pricing and discounts with 'Save All Changes', plus
  * the operators' tools (accounts, change history).
  */

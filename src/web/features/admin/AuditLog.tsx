@@ -51,14 +51,14 @@ function Changes({ entry }: { entry: AuditEntry }) {
     entry.action === 'grant_energy'
       ? [typeof newV.amount === 'number' ? `+${numberFormat.format(newV.amount)} ENERGY` : null, typeof newV.reason === 'string' ? newV.reason : null].filter(Boolean)
       : [];
-  if (keys.length === 0 && extra.length === 0) return <span className="text-zinc-500">No visible change</span>;
+  if (keys.length === 0 && extra.length === 0) return <span className="text-zinc-400">No visible change</span>;
   return (
     <span className="flex flex-wrap gap-x-4 gap-y-1">
       {keys.map((k) => (
         <span key={k} className="inline-flex items-center gap-1.5">
-          <span className="text-zinc-500">{FIELD_LABELS[k]}</span>
+          <span className="text-zinc-400">{FIELD_LABELS[k]}</span>
           <span className="text-zinc-400 tabular-nums line-through decoration-zinc-600">{show(k, oldV[k])}</span>
-          <ArrowRight className="size-3 text-zinc-500" aria-label="to" />
+          <ArrowRight className="size-3 text-zinc-400" aria-label="to" />
           <span className="font-semibold text-white tabular-nums">{show(k, newV[k])}</span>
         </span>
       ))}
@@ -117,14 +117,14 @@ export function AuditLog() {
                       <StatusPill tone={action.tone}>{action.label}</StatusPill>
                       <span className="font-medium text-zinc-100">{targetLabel(e)}</span>
                     </span>
-                    <time dateTime={e.created_at} className="text-xs text-zinc-500">
+                    <time dateTime={e.created_at} className="text-xs text-zinc-400">
                       {formatDateTime(e.created_at)}
                     </time>
                   </div>
                   <div className="mt-1.5 text-xs">
                     <Changes entry={e} />
                   </div>
-                  <p className="mt-1 truncate text-xs text-zinc-500">by {e.admin_email ?? 'a removed account'}</p>
+                  <p className="mt-1 truncate text-xs text-zinc-400">by {e.admin_email ?? 'a removed account'}</p>
                 </li>
               );
             })}

@@ -34,7 +34,7 @@ function Stat({
         {label}
       </div>
       <p className="mt-2 truncate text-2xl font-bold tracking-tight text-white tabular-nums">{value}</p>
-      {sub && <p className="mt-0.5 truncate text-xs text-zinc-500">{sub}</p>}
+      {sub && <p className="mt-0.5 truncate text-xs text-zinc-400">{sub}</p>}
     </div>
   );
 }
@@ -108,7 +108,7 @@ export function PlatformSummary({ className }: { className?: string }) {
               <Coins className="size-3.5" aria-hidden="true" /> Runs by tool
             </h4>
             {s!.runs_by_tool.length === 0 ? (
-              <p className="rounded-xl border border-dashed border-zinc-800 px-4 py-5 text-center text-sm text-zinc-500">No tool runs yet.</p>
+              <p className="rounded-xl border border-dashed border-zinc-800 px-4 py-5 text-center text-sm text-zinc-400">No tool runs yet.</p>
             ) : (
               <ul className="space-y-2" aria-label="Runs by tool">
                 {s!.runs_by_tool.map((r) => (
@@ -116,7 +116,7 @@ export function PlatformSummary({ className }: { className?: string }) {
                     <div className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
                       <span className="font-medium text-zinc-200">{toolLabel(r.tool_name)}</span>
                       <span className="text-xs text-zinc-400 tabular-nums">
-                        <strong className="text-zinc-100">{numberFormat.format(r.runs)}</strong> runs
+                        <strong className="text-zinc-100">{numberFormat.format(r.runs)}</strong> {r.runs === 1 ? 'run' : 'runs'}
                         {r.refunded_runs > 0 && <> · {numberFormat.format(r.refunded_runs)} refunded</>} ·{' '}
                         {numberFormat.format(r.energy_spent)} ENERGY
                       </span>

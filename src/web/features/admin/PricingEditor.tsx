@@ -6,13 +6,15 @@ import { toast } from 'sonner';
 import clsx from 'clsx';
 import type { PlanEnergy } from '../../../shared/bundles.js';
 import { adminUiMessages } from '../../../shared/messages.js';
-import { effectiveCost, type ToolPricing } from '../../../shared/pricing.js';
+import { effectiveCost, VIEW_TOOL, type ToolPricing } from '../../../shared/pricing.js';
 import { Button } from '../../components/Button';
 import { apiGet, apiPost, describeError, errorMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { fetchPricing } from '../../lib/usePricing';
 import { adminKeys, money, numberFormat, parseBaseCost, parseWholeNumber, type PricingUpdateBody } from './adminApi';
 import { ErrorBox, Panel, Skeleton, StatusPill, SuccessBox } from './ui';
+
+const RUNNABLE_TOOLS: ReadonlySet<string> = new Set(Object.values(VIEW_TOOL));
 
 const DISCOUNT_STEP = 5;
 
@@ -22,7 +24,7 @@ interface PlanDraft {
 }
 
 /**
- * SPEC §2 energy plan cards and per-tool pricing cards with one 'Save All
+ * requirements §2 energy plan cards and per-tool pricing cards with one 'Save All
  * Changes'. Edits are drafts over the server rows, so a live refresh of the
  * rows (another admin saved) never wipes what this admin is typing; only
  * values that differ from the server's are sent.
@@ -37,7 +39,8 @@ export function PricingEditor() {
   const [planDrafts, setPlanDrafts] = useState<Record<string, PlanDraft>>({});
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
 
-  const toolRows = tools.data;
+  // Only the tools users can run: a priced row nobody can reach would only mislead.
+  const toolRows = useMemo(() => tools.data?.filter((row) => RUNNABLE_TOOLS.has(row.tool_name)), [tools.data]);
   const planRows = plans.data;
 
   const changes = useMemo(() => {
@@ -140,7 +143,7 @@ export function PricingEditor() {
         ) : plans.isError ? (
           <ErrorBox onRetry={() => void plans.refetch()}>{adminUiMessages.loadPlansFailed(describeError(plans.error))}</ErrorBox>
         ) : planRows!.length === 0 ? (
-          <p className="py-6 text-center text-sm text-zinc-500">No plans are configured.</p>
+          <p className="py-6 text-center text-sm text-zinc-400">No plans are configured.</p>
         ) : (
           <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
             {planRows!.map((plan) => (
@@ -221,7 +224,7 @@ export function PricingEditor() {
                 <span className="font-semibold text-white">{changes.count}</span> unsaved change{changes.count === 1 ? '' : 's'}
               </>
             ) : (
-              <span className="text-zinc-500">No unsaved changes</span>
+              <span className="text-zinc-400">No unsaved changes</span>
             )}
           </p>
           <div className="flex shrink-0 gap-2">
@@ -318,7 +321,7 @@ function PlanCard({ plan, draft, onChange }: { plan: PlanEnergy; draft: PlanDraf
       <div className="flex items-start justify-between gap-2">
         <div className="min-w-0">
           <h4 className="truncate font-semibold text-white">{plan.plan_name}</h4>
-          <p className="truncate font-mono text-[11px] text-zinc-500" title={plan.price_id}>
+          <p className="truncate font-mono text-[11px] text-zinc-400" title={plan.price_id}>
             {plan.price_id}
           </p>
         </div>
@@ -390,7 +393,7 @@ function ToolPricingCard({
       <div className="flex items-start justify-between gap-2">
         <div className="min-w-0">
           <h4 className="font-semibold text-white">{row.display_name}</h4>
-          <p className="truncate font-mono text-[11px] text-zinc-500">{row.tool_name}</p>
+          <p className="truncate font-mono text-[11px] text-zinc-400">{row.tool_name}</p>
         </div>
         <div className="flex shrink-0 flex-wrap justify-end gap-1.5">
           {!row.is_active && <StatusPill tone="zinc">Inactive</StatusPill>}
@@ -442,7 +445,7 @@ function ToolPricingCard({
             <Tag className="size-3.5" aria-hidden="true" /> Regular users pay
           </span>
           <span className="flex items-baseline gap-1.5" data-testid="effective-cost">
-            {cost !== base && <s className="text-xs text-zinc-500 tabular-nums">{base}</s>}
+            {cost !== base && <s className="text-xs text-zinc-400 tabular-nums">{base}</s>}
             <Zap className="size-3.5 self-center text-amber-400" fill="currentColor" aria-hidden="true" />
             <span className="font-bold text-amber-300 tabular-nums">{cost} ENERGY</span>
           </span>

@@ -10,7 +10,7 @@ import { queryKeys } from '../../lib/queryKeys';
 import { adminKeys } from './adminApi';
 import { ErrorBox, Skeleton } from './ui';
 
-/** SPEC §2: the referral-only registration switch, applied immediately (PUT /api/settings/referral). */
+/** requirements §2: the referral-only registration switch, applied immediately (PUT /api/settings/referral). */
 export function ReferralModeCard({ className }: { className?: string }) {
   const qc = useQueryClient();
   const labelId = useId();
@@ -108,7 +108,7 @@ export function ReferralModeCard({ className }: { className?: string }) {
           </span>
         </div>
       )}
-      <p className="text-xs text-zinc-500">
+      <p className="text-xs text-zinc-400">
         {on
           ? 'Visitors need a valid invite code to sign up. Existing accounts are not affected.'
           : 'Anyone can create an account. Invite codes are optional.'}

@@ -59,7 +59,7 @@ export function UserLookup() {
         <label htmlFor={inputId} className="sr-only">
           Search accounts by e-mail or name
         </label>
-        <Search className="pointer-events-none absolute top-1/2 left-3.5 size-4 -translate-y-1/2 text-zinc-500" aria-hidden="true" />
+        <Search className="pointer-events-none absolute top-1/2 left-3.5 size-4 -translate-y-1/2 text-zinc-400" aria-hidden="true" />
         <input
           id={inputId}
           type="search"
@@ -70,7 +70,7 @@ export function UserLookup() {
           autoComplete="off"
         />
         {q.isFetching && !q.isPending && (
-          <Loader2 className="absolute top-1/2 right-3.5 size-4 -translate-y-1/2 animate-spin text-zinc-500" aria-label="Searching" />
+          <Loader2 className="absolute top-1/2 right-3.5 size-4 -translate-y-1/2 animate-spin text-zinc-400" aria-label="Searching" />
         )}
       </div>
 
@@ -83,7 +83,7 @@ export function UserLookup() {
       ) : q.isError ? (
         <ErrorBox onRetry={() => void q.refetch()}>Could not search accounts: {describeError(q.error)}</ErrorBox>
       ) : items.length === 0 ? (
-        <p className="rounded-xl border border-dashed border-zinc-800 px-4 py-6 text-center text-sm text-zinc-500">
+        <p className="rounded-xl border border-dashed border-zinc-800 px-4 py-6 text-center text-sm text-zinc-400">
           No accounts match “{query}”.
         </p>
       ) : (
@@ -93,7 +93,7 @@ export function UserLookup() {
               <UserRow key={u.id} user={u} />
             ))}
           </ul>
-          {items.length >= RESULTS && <p className="text-center text-xs text-zinc-500">Showing the first {RESULTS} matches. Refine the search to narrow it down.</p>}
+          {items.length >= RESULTS && <p className="text-center text-xs text-zinc-400">Showing the first {RESULTS} matches. Refine the search to narrow it down.</p>}
         </>
       )}
     </div>
@@ -151,10 +151,10 @@ function UserRow({ user }: { user: AdminUser }) {
           <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-white">
             <span className="truncate">{user.full_name || user.email}</span>
             <RoleBadge role={user.role} />
-            {isMe && <span className="text-xs text-zinc-500">(you)</span>}
+            {isMe && <span className="text-xs text-zinc-400">(you)</span>}
           </p>
           <p className="truncate text-xs text-zinc-400">{user.email}</p>
-          <p className="mt-0.5 text-xs text-zinc-500">
+          <p className="mt-0.5 text-xs text-zinc-400">
             <span className="font-semibold text-amber-300 tabular-nums">{numberFormat.format(user.energy_balance)}</span> ENERGY ·{' '}
             {numberFormat.format(user.total_energy_purchased)} purchased · joined {formatDateTime(user.created_at)}
           </p>

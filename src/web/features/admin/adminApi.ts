@@ -45,7 +45,7 @@ export interface AdminUser {
   created_at: string;
 }
 
-/** POST /functions/v1/admin-update-pricing (SPEC §7): only what changed. */
+/** POST /functions/v1/admin-update-pricing (requirements §7): only what changed. */
 export interface PricingUpdateBody {
   pricing_updates: Record<string, number>;
   tool_discounts: Record<string, number>;
@@ -72,14 +72,14 @@ export function formatDateTime(iso: string | Date): string {
   return Number.isNaN(d.getTime()) ? String(iso) : dateTime.format(d);
 }
 
-/** SPEC §5: the base cost is an integer; a non-number becomes 0 (and it cannot go below 0). */
+/** requirements §5: the base cost is an integer; a non-number becomes 0 (and it cannot go below 0). */
 export function parseBaseCost(text: string): number {
   const n = Number(text.trim());
   if (text.trim() === '' || !Number.isFinite(n)) return 0;
   return Math.max(0, Math.trunc(n));
 }
 
-/** SPEC §5: plan energy and bonus are whole numbers, at least 0; undefined when the text is not one. */
+/** requirements §5: plan energy and bonus are whole numbers, at least 0; undefined when the text is not one. */
 export function parseWholeNumber(text: string): number | undefined {
   const t = text.trim();
   if (!/^\d+$/.test(t)) return undefined;

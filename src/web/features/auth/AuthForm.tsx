@@ -8,10 +8,11 @@ import { errorMessage } from '../../lib/api';
 import { Button } from '../../components/Button';
 import { TermsText } from './TermsText';
 import { useReferralOnly } from './useReferralSetting';
+import { ForgotPasswordForm } from './ForgotPasswordForm';
 
-type Mode = 'login' | 'register';
+type Mode = 'login' | 'register' | 'forgot';
 
-/** SPEC §2: one form, login and register switched by a toggle; starts on login. */
+/** requirements §2: one form, login and register switched by a toggle; starts on login. */
 export function AuthForm() {
   const { signIn, signUp } = useAuth();
   const navigate = useNavigate();
@@ -85,6 +86,18 @@ export function AuthForm() {
 
   const fieldId = (n: string) => `${ids}-${n}`;
 
+  if (mode === 'forgot') {
+    return (
+      <ForgotPasswordForm
+        initialEmail={email}
+        onBack={() => {
+          setMode('login');
+          setError(null);
+        }}
+      />
+    );
+  }
+
   return (
     <div className="panel w-full p-6 shadow-2xl shadow-black/40 sm:p-8">
       <div className="mb-6">
@@ -157,6 +170,21 @@ export function AuthForm() {
           </button>
         </Field>
 
+        {!isRegister && (
+          <div className="-mt-2 flex justify-end">
+            <button
+              type="button"
+              onClick={() => {
+                setMode('forgot');
+                setError(null);
+              }}
+              className="rounded text-sm font-medium text-fuchsia-400 underline-offset-4 hover:text-fuchsia-300 hover:underline"
+            >
+              Forgot password?
+            </button>
+          </div>
+        )}
+
         {isRegister && (
           <>
             <Field id={fieldId('confirm')} label="Confirm password" icon={<Lock />}>
@@ -228,7 +256,7 @@ function Field({ id, label, icon, children }: { id: string; label: string; icon:
       <div className="relative">
         <span
           aria-hidden="true"
-          className="pointer-events-none absolute inset-y-0 left-0 flex w-10 items-center justify-center text-zinc-500 [&>svg]:size-4"
+          className="pointer-events-none absolute inset-y-0 left-0 flex w-10 items-center justify-center text-zinc-400 [&>svg]:size-4"
         >
           {icon}
         </span>

@@ -61,7 +61,7 @@ export function LandingPage() {
         </ul>
       </main>
 
-      <footer className="border-t border-zinc-900 py-6 text-center text-sm text-zinc-500">
+      <footer className="border-t border-zinc-900 py-6 text-center text-sm text-zinc-400">
         Built for creators and professionals
       </footer>
     </div>

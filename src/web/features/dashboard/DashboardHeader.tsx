@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { BadgeCheck, LogOut, Zap } from 'lucide-react';
+import { BadgeCheck, ChevronDown, LogOut, UserRound, Zap } from 'lucide-react';
+import { DropdownMenu } from 'radix-ui';
 import { toast } from 'sonner';
 import type { AuthUser } from '../../app/auth';
 import { useAuth } from '../../app/auth';
@@ -7,8 +8,8 @@ import { Button } from '../../components/Button';
 import { Logo } from '../../components/Logo';
 import { useActiveProduct } from '../payments/useActiveProduct';
 
-/** SPEC §2 header: product name, active plan, 'Buy ENERGY', the user's name, 'Sign Out'. */
-export function DashboardHeader({ user, onBuy }: { user: AuthUser; onBuy: () => void }) {
+/** requirements §2 header: product name, active plan, 'Buy ENERGY', the user's name, 'Sign Out'. */
+export function DashboardHeader({ user, onBuy, onAccount }: { user: AuthUser; onBuy: () => void; onAccount: () => void }) {
   const { signOut } = useAuth();
   const plan = useActiveProduct();
   const [signingOut, setSigningOut] = useState(false);
@@ -45,20 +46,40 @@ export function DashboardHeader({ user, onBuy }: { user: AuthUser; onBuy: () => 
 
         {/* Phone: a second row with the name and Buy ENERGY; wider screens: one row. */}
         <div className="order-3 flex w-full min-w-0 items-center gap-2 sm:order-2 sm:w-auto">
-          <span
-            className="flex min-w-0 flex-1 items-center gap-2 rounded-full border border-zinc-800 bg-zinc-900/80 py-1 pr-3 pl-1 sm:order-2 sm:flex-none"
-            title={user.email}
-          >
-            <span
-              aria-hidden="true"
-              className="flex size-7 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-violet-500 to-fuchsia-500 text-xs font-bold text-white uppercase"
+          {/* The name opens the account menu. */}
+          <DropdownMenu.Root>
+            <DropdownMenu.Trigger
+              className="flex min-w-0 flex-1 items-center gap-2 rounded-full border border-zinc-800 bg-zinc-900/80 py-1 pr-2.5 pl-1 text-left transition outline-none hover:border-zinc-700 focus-visible:ring-2 focus-visible:ring-fuchsia-500/60 sm:order-2 sm:flex-none"
+              title={user.email}
+              aria-label={`${displayName}: account menu`}
             >
-              {displayName.slice(0, 1)}
-            </span>
-            <span className="min-w-0 truncate text-sm font-medium text-zinc-200 sm:max-w-[14rem]" data-testid="user-name">
-              {displayName}
-            </span>
-          </span>
+              {/* The initial is drawn by CSS so the button's visible words are just the name (speech input). */}
+              <span
+                aria-hidden="true"
+                data-initial={displayName.slice(0, 1)}
+                className="flex size-7 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-violet-500 to-fuchsia-500 text-xs font-bold text-white uppercase before:content-[attr(data-initial)]"
+              />
+              <span className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-200 sm:max-w-[14rem]" data-testid="user-name">
+                {displayName}
+              </span>
+              <ChevronDown className="size-4 shrink-0 text-zinc-400" aria-hidden="true" />
+            </DropdownMenu.Trigger>
+            <DropdownMenu.Portal>
+              <DropdownMenu.Content
+                align="end"
+                sideOffset={6}
+                className="z-50 min-w-[12rem] rounded-xl border border-zinc-800 bg-zinc-900 p-1 shadow-2xl shadow-black/60"
+              >
+                <DropdownMenu.Label className="truncate px-3 py-2 text-xs text-zinc-400">{user.email}</DropdownMenu.Label>
+                <DropdownMenu.Item
+                  onSelect={onAccount}
+                  className="flex cursor-pointer items-center gap-2 rounded-lg px-3 py-2 text-sm text-zinc-100 outline-none data-[highlighted]:bg-zinc-800"
+                >
+                  <UserRound className="size-4" aria-hidden="true" /> Account
+                </DropdownMenu.Item>
+              </DropdownMenu.Content>
+            </DropdownMenu.Portal>
+          </DropdownMenu.Root>
           <Button variant="energy" size="sm" onClick={onBuy} className="shrink-0 px-3 py-2 text-sm sm:order-1">
             <Zap className="size-4" fill="currentColor" aria-hidden="true" /> Buy ENERGY
           </Button>

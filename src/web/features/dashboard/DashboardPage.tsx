@@ -1,5 +1,6 @@
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ArrowLeft } from 'lucide-react';
+import { useNavigate } from 'react-router';
 import { PRODUCT_NAME } from '../../../shared/constants.js';
 import { useUser, useAuth } from '../../app/auth';
 import { Button } from '../../components/Button';
@@ -13,7 +14,8 @@ import { EnergyWidget } from './EnergyWidget';
 import { ToolSections } from './ToolSections';
 import { TransactionsPanel } from './TransactionsPanel';
 import { useDashboardView } from './useDashboardView';
-import { VIEWS, type ViewId } from './views';
+import { VIEWS } from './views';
+import type { ViewId } from './view-ids';
 
 /** Escape returns to the grid unless something else (a dialog, a field) owns the key. */
 function isEscapeForUs(e: KeyboardEvent): boolean {
@@ -24,11 +26,12 @@ function isEscapeForUs(e: KeyboardEvent): boolean {
   return true;
 }
 
-/** SPEC §2 dashboard: header, ENERGY widget, and in place either the tool grid or one view. */
+/** requirements §2 dashboard: header, ENERGY widget, and in place either the tool grid or one view. */
 export default function DashboardPage() {
   const user = useUser();
   const { rolesLoaded } = useAuth();
-  const { view, openView, closeView } = useDashboardView();
+  const { view, param, openView, closeView } = useDashboardView();
+  const navigate = useNavigate();
   const [purchaseOpen, setPurchaseOpen] = useState(false);
   const lastCard = useRef<string | null>(null);
   const backRef = useRef<HTMLButtonElement>(null);
@@ -39,10 +42,15 @@ export default function DashboardPage() {
   const blocked = !!def?.adminOnly && (!rolesLoaded || !user.isAdmin);
   const active = def && !blocked ? def : null;
 
+  // A view this user may not open leaves its address too, once the roles are known.
+  useEffect(() => {
+    if (blocked && rolesLoaded) navigate('/dashboard', { replace: true });
+  }, [blocked, rolesLoaded, navigate]);
+
   const enter = useCallback(
-    (id: ViewId) => {
+    (id: ViewId, next?: string) => {
       lastCard.current = id;
-      openView(id);
+      openView(id, next);
     },
     [openView],
   );
@@ -77,7 +85,7 @@ export default function DashboardPage() {
   return (
     <PurchaseDialogContext.Provider value={purchaseCtx}>
       <div className="app-bg min-h-dvh">
-        <DashboardHeader user={user} onBuy={() => setPurchaseOpen(true)} />
+        <DashboardHeader user={user} onBuy={() => setPurchaseOpen(true)} onAccount={() => enter('account')} />
 
         <main className="mx-auto max-w-7xl space-y-8 px-4 py-6 sm:px-6 sm:py-8 lg:px-8">
           <EnergyWidget user={user} onBuy={() => setPurchaseOpen(true)} />
@@ -88,7 +96,7 @@ export default function DashboardPage() {
                 <ArrowLeft className="size-4" aria-hidden="true" /> Back to Tools
               </Button>
               <Suspense fallback={<InlineLoader label={`Loading ${active!.title}...`} />}>
-                <ActiveView onBack={closeView} openView={enter} />
+                <ActiveView key={param ?? ''} onBack={closeView} openView={enter} param={param} />
               </Suspense>
             </div>
           ) : view && blocked && !rolesLoaded ? (

@@ -4,7 +4,7 @@ import { Button } from '../../components/Button';
 
 const numberFormat = new Intl.NumberFormat();
 
-/** SPEC §2: balance labelled ENERGY, ADMIN / VIP badges, 'Buy More' only for users who pay. */
+/** requirements §2: balance labelled ENERGY, ADMIN / VIP badges, 'Buy More' only for users who pay. */
 export function EnergyWidget({ user, onBuy }: { user: AuthUser; onBuy: () => void }) {
   const paying = !user.isVip && !user.isAdmin;
   return (

@@ -28,7 +28,12 @@ export interface ToolCardProps {
   onOpen?: () => void;
 }
 
-/** A dashboard card: one button, named by its title and described by its text and price. */
+/**
+ * A dashboard card: one button, named by its title (from its content) and described by its text and
+ * price. The description and price are hidden from the name computation rather than overriding the
+ * name with aria-labelledby, which would leave visible words outside the name (axe:
+ * label-content-name-mismatch) and break speech input ('click Image Upscaler').
+ */
 export function ToolCard({ cardId, title, description, icon: Icon, accent = 'violet', badge, cost, disabled, onOpen }: ToolCardProps) {
   const id = useId();
   return (
@@ -37,8 +42,7 @@ export function ToolCard({ cardId, title, description, icon: Icon, accent = 'vio
       data-card={cardId}
       disabled={disabled}
       onClick={onOpen}
-      aria-labelledby={`${id}-t`}
-      aria-describedby={`${id}-d ${id}-c`}
+      aria-describedby={badge ? `${id}-b ${id}-d ${id}-c` : `${id}-d ${id}-c`}
       className={clsx(
         'group relative flex h-full min-h-44 w-full flex-col rounded-2xl border p-5 text-left transition duration-200',
         disabled
@@ -56,15 +60,19 @@ export function ToolCard({ cardId, title, description, icon: Icon, accent = 'vio
         >
           <Icon className="size-5" aria-hidden="true" />
         </span>
-        {badge}
+        {badge && (
+          <span id={`${id}-b`} aria-hidden="true">
+            {badge}
+          </span>
+        )}
       </span>
-      <span id={`${id}-t`} className="mt-4 block text-base font-semibold text-white">
+      <span className="mt-4 block text-base font-semibold text-white">
         {title}
       </span>
-      <span id={`${id}-d`} className="mt-1 mb-4 block text-sm leading-snug text-zinc-400">
+      <span id={`${id}-d`} aria-hidden="true" className="mt-1 mb-4 block text-sm leading-snug text-zinc-400">
         {description}
       </span>
-      <span id={`${id}-c`} className="mt-auto block border-t border-zinc-800/80 pt-3 text-sm">
+      <span id={`${id}-c`} aria-hidden="true" className="mt-auto block border-t border-zinc-800/80 pt-3 text-sm">
         {cost}
       </span>
     </button>

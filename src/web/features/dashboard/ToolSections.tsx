@@ -7,6 +7,7 @@ import {
   ImageUpscale,
   Images,
   Info,
+  KeyRound,
   Layers,
   MonitorUp,
   SlidersHorizontal,
@@ -19,7 +20,7 @@ import { TOOL_CATALOG, VIDEO_TOOLS, VIEW_TOOL } from '../../../shared/pricing.js
 import type { AuthUser } from '../../app/auth';
 import { PRICING_FALLBACK_NOTICE, usePricing } from '../../lib/usePricing';
 import { CardBadge, ToolCard, type CardAccent } from './ToolCard';
-import type { ViewId } from './views';
+import type { ViewId } from './view-ids';
 
 interface ToolCardDef {
   view: ViewId;
@@ -74,7 +75,7 @@ function Cost({ amount, unit }: { amount: number; unit: string }) {
     <span className="flex items-center gap-1.5 text-zinc-300">
       <Zap className="size-4 text-amber-400" fill="currentColor" aria-hidden="true" />
       <span className="font-semibold text-amber-300">{amount} ENERGY</span>
-      <span className="text-zinc-500">{unit}</span>
+      <span className="text-zinc-400">{unit}</span>
     </span>
   );
 }
@@ -173,7 +174,7 @@ export function ToolSections({ user, onOpen }: { user: AuthUser; onOpen: (view: 
           description="Process several images at once"
           icon={Layers}
           badge={<CardBadge>SOON</CardBadge>}
-          cost={<span className="text-zinc-500">Cost: TBD</span>}
+          cost={<span className="text-zinc-400">Cost: TBD</span>}
           disabled
         />
         <ToolCard
@@ -182,8 +183,20 @@ export function ToolSections({ user, onOpen }: { user: AuthUser; onOpen: (view: 
           description="Train your own models"
           icon={Brain}
           badge={<CardBadge>SOON</CardBadge>}
-          cost={<span className="text-zinc-500">Cost: TBD</span>}
+          cost={<span className="text-zinc-400">Cost: TBD</span>}
           disabled
+        />
+      </Section>
+
+      <Section title="Developers" id="section-developers">
+        <ToolCard
+          cardId="api-keys"
+          title="API Keys"
+          description="Script the tools from your own code, with webhooks when runs end"
+          icon={KeyRound}
+          accent="sky"
+          cost={<Free />}
+          onOpen={() => onOpen('api-keys')}
         />
       </Section>
     </div>

@@ -13,6 +13,8 @@ export interface EnergyTransaction {
   description: string;
   amount: number;
   amount_paid_cents: number | null;
+  /** The personal API key that ran the job behind this row, if one did. */
+  api_key_name?: string | null;
 }
 
 interface TransactionPage {
@@ -35,7 +37,7 @@ function formatDate(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : dateFormat.format(d);
 }
 
-/** The latest ENERGY transactions (SPEC §3: latest 10), newest first, with 'Show older'. */
+/** The latest ENERGY transactions (requirements §3: latest 10), newest first, with 'Show older'. */
 export function TransactionsPanel() {
   const q = useInfiniteQuery({
     queryKey: queryKeys.transactions,
@@ -81,7 +83,7 @@ export function TransactionsPanel() {
         <div className="px-5 py-10 text-center">
           <Zap className="mx-auto size-8 text-zinc-700" aria-hidden="true" />
           <p className="mt-2 text-sm font-medium text-zinc-300">No transactions yet</p>
-          <p className="mt-1 text-xs text-zinc-500">Your ENERGY purchases and tool runs will show up here.</p>
+          <p className="mt-1 text-xs text-zinc-400">Your ENERGY purchases and tool runs will show up here.</p>
         </div>
       ) : (
         <>
@@ -99,10 +101,16 @@ export function TransactionsPanel() {
                     <p className="truncate text-sm font-medium text-zinc-100" title={t.description}>
                       {t.description || style.label}
                     </p>
-                    <p className="mt-0.5 flex flex-wrap items-center gap-x-2 text-xs text-zinc-500">
+                    <p className="mt-0.5 flex flex-wrap items-center gap-x-2 text-xs text-zinc-400">
                       <span className="font-medium text-zinc-400 capitalize">{style.label}</span>
                       <span aria-hidden="true">·</span>
                       <time dateTime={t.created_at}>{formatDate(t.created_at)}</time>
+                      {t.api_key_name && (
+                        <>
+                          <span aria-hidden="true">·</span>
+                          <span className="truncate">via API key {t.api_key_name}</span>
+                        </>
+                      )}
                       {t.amount_paid_cents != null && t.amount_paid_cents > 0 && (
                         <>
                           <span aria-hidden="true">·</span>
@@ -114,11 +122,11 @@ export function TransactionsPanel() {
                   <span
                     className={clsx(
                       'shrink-0 text-sm font-semibold tabular-nums',
-                      positive ? 'text-emerald-400' : t.amount < 0 ? 'text-zinc-300' : 'text-zinc-500',
+                      positive ? 'text-emerald-400' : t.amount < 0 ? 'text-zinc-300' : 'text-zinc-400',
                     )}
                   >
                     {positive ? '+' : t.amount < 0 ? '-' : ''}
-                    {Math.abs(t.amount)} <span className="text-xs font-medium text-zinc-500">ENERGY</span>
+                    {Math.abs(t.amount)} <span className="text-xs font-medium text-zinc-400">ENERGY</span>
                   </span>
                 </li>
               );

@@ -1,54 +1,45 @@
 import { useCallback, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { isViewId, type ViewId } from './views';
+import { isViewId, parseViewPath, viewPath, type ViewId } from './view-ids';
 
 interface ViewState {
-  view?: ViewId;
   /** The previous history entry is the grid (so 'Back to Tools' can simply go back). */
   fromGrid?: boolean;
 }
 
 /**
- * Which dashboard view is open (null = the tool grid). Kept in the history
- * entry's state, so the URL stays /dashboard (SPEC: no route change) while
- * the browser Back button returns to the grid and a reload keeps the view.
- * A `?view=<id>` deep link is accepted once and folded into that state.
+ * Which dashboard view is open (null = the tool grid), read from the address:
+ * /dashboard/<view>[/<param>]. Bookmarks, new tabs, reloads and the browser's
+ * Back and Forward all follow it. An address no view answers to shows the grid
+ * at /dashboard; an older `?view=<id>` link is turned into the view's address.
  */
 export function useDashboardView() {
   const location = useLocation();
   const navigate = useNavigate();
-  const params = new URLSearchParams(location.search);
-  const linked = params.get('view');
+  const parsed = parseViewPath(location.pathname);
+  const linked = new URLSearchParams(location.search).get('view');
   const state = location.state as ViewState | null;
-  const stateView = state?.view;
-  const view: ViewId | null = isViewId(stateView) ? stateView : isViewId(linked) ? linked : null;
+  const view: ViewId | null = parsed?.view ?? null;
+  const param = parsed?.param;
 
-  // Fold a ?view= deep link into history state so the address bar reads /dashboard.
   useEffect(() => {
-    if (linked === null) return;
-    params.delete('view');
-    const search = params.toString();
-    navigate(
-      { pathname: location.pathname, search: search ? `?${search}` : '', hash: location.hash },
-      { replace: true, state: isViewId(linked) ? { view: linked } : null },
-    );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [linked]);
+    if (parsed === undefined) navigate({ pathname: '/dashboard', search: '' }, { replace: true });
+    else if (linked !== null && parsed.view === null) {
+      navigate(isViewId(linked) ? viewPath(linked) : '/dashboard', { replace: true });
+    }
+  }, [parsed === undefined, linked, parsed?.view]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const openView = useCallback(
-    (id: ViewId) =>
-      navigate(
-        { pathname: location.pathname, search: location.search },
-        // From the grid: push (Back returns to the grid). From another view: replace.
-        { state: { view: id, fromGrid: !view || !!state?.fromGrid }, replace: !!view },
-      ),
-    [navigate, location.pathname, location.search, view, state?.fromGrid],
+    (id: ViewId, next?: string) =>
+      navigate(viewPath(id, next), { state: { fromGrid: !view } satisfies ViewState }),
+    [navigate, view],
   );
 
   const closeView = useCallback(() => {
+    // Straight back when the grid is the previous entry, so Forward reopens the view.
     if (state?.fromGrid && window.history.length > 1) navigate(-1);
-    else navigate({ pathname: location.pathname, search: location.search }, { state: null });
-  }, [navigate, location.pathname, location.search, state?.fromGrid]);
+    else navigate('/dashboard');
+  }, [navigate, state?.fromGrid]);
 
-  return { view, openView, closeView };
+  return { view, param, openView, closeView };
 }

@@ -1,36 +1,16 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { DashboardViewProps, ViewId } from './view-ids';
 
 /**
- * The dashboard's view registry (SPEC §2: the dashboard switches in place
+ * The dashboard's view registry (requirements §2: the dashboard switches in place
  * between the tool grid and one of these views).
  *
  * Each view lives in its own file and is the file's DEFAULT export, taking
- * DashboardViewProps. To build a view, replace the placeholder file; to add
- * a new view, add its id to VIEW_IDS and one entry to VIEWS below.
+ * DashboardViewProps. To add a view, add its id and address segment in
+ * view-ids.ts and one entry to VIEWS below.
  * The dashboard shell draws the 'Back to Tools' button (and handles Escape)
  * above every view, so views only render their own content.
  */
-export const VIEW_IDS = [
-  'fal-upscaler',
-  'fal-image-editor',
-  'restore',
-  'fal-image-to-video',
-  'video-upscaler',
-  'admin',
-  'referrals',
-  'gallery',
-  'video-gallery',
-] as const;
-
-export type ViewId = (typeof VIEW_IDS)[number];
-
-export interface DashboardViewProps {
-  /** Return to the tool grid. */
-  onBack: () => void;
-  /** Switch to another view (e.g. from a tool result to the gallery). */
-  openView: (id: ViewId) => void;
-}
-
 export interface ViewDefinition {
   id: ViewId;
   /** Human title (also used for the document title). */
@@ -56,8 +36,6 @@ export const VIEWS: Record<ViewId, ViewDefinition> = {
   referrals: view('referrals', 'Referral Management', () => import('../referrals/ReferralsView')),
   gallery: view('gallery', 'Your Images', () => import('../library/ImageGalleryView')),
   'video-gallery': view('video-gallery', 'Your Videos', () => import('../library/VideoGalleryView')),
+  'api-keys': view('api-keys', 'API Keys', () => import('../api-keys/ApiKeysView')),
+  account: view('account', 'Account', () => import('../account/AccountView')),
 };
-
-export function isViewId(value: unknown): value is ViewId {
-  return typeof value === 'string' && (VIEW_IDS as readonly string[]).includes(value);
-}

@@ -47,7 +47,7 @@ export function EmptyState({
 }) {
   return (
     <div className="flex flex-col items-center rounded-2xl border border-dashed border-zinc-800 bg-zinc-950/30 px-6 py-14 text-center">
-      <span className="flex size-14 items-center justify-center rounded-2xl bg-zinc-900 text-zinc-500 ring-1 ring-zinc-800">
+      <span className="flex size-14 items-center justify-center rounded-2xl bg-zinc-900 text-zinc-400 ring-1 ring-zinc-800">
         <Icon className="size-7" aria-hidden="true" />
       </span>
       <h3 className="mt-4 text-lg font-semibold text-zinc-100">{title}</h3>
@@ -106,7 +106,7 @@ export function ListFooter({
           </Button>
         </>
       ) : paged ? (
-        <span className="text-xs text-zinc-500">All {shown.toLocaleString()} shown.</span>
+        <span className="text-xs text-zinc-400">All {shown.toLocaleString()} shown.</span>
       ) : null}
     </div>
   );
@@ -118,6 +118,39 @@ export function GridSkeleton({ count, className, tileClass }: { count: number; c
       {Array.from({ length: count }, (_, i) => (
         <div key={i} className={`animate-pulse rounded-xl bg-zinc-800/60 ${tileClass}`} />
       ))}
+    </div>
+  );
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024 * 1024) return `${Math.max(0, Math.round(n / 1024))} KB`;
+  if (n < 1024 ** 3) return `${+(n / 1024 ** 2).toFixed(1)} MB`;
+  return `${+(n / 1024 ** 3).toFixed(2)} GB`;
+}
+
+/** Library storage used against the account's quota (both galleries share it). */
+export function StorageUsage({ storage }: { storage?: { used_bytes: number; quota_bytes: number | null } }) {
+  if (!storage?.quota_bytes) return null;
+  const { used_bytes: used, quota_bytes: quota } = storage;
+  const pct = Math.min(100, Math.round((used / quota) * 100));
+  const label = `${formatBytes(used)} of ${formatBytes(quota)} used`;
+  return (
+    <div className="w-full max-w-[16rem] text-xs text-zinc-400 sm:w-56">
+      <div className="mb-1 flex justify-between gap-2">
+        <span>Storage</span>
+        <span className={clsx(pct >= 90 ? 'text-amber-300' : 'text-zinc-300')}>{label}</span>
+      </div>
+      <div
+        role="meter"
+        aria-label="Library storage"
+        aria-valuemin={0}
+        aria-valuemax={quota}
+        aria-valuenow={Math.min(used, quota)}
+        aria-valuetext={label}
+        className="h-1.5 overflow-hidden rounded-full bg-zinc-800"
+      >
+        <div className={clsx('h-full rounded-full', pct >= 90 ? 'bg-amber-400' : 'bg-fuchsia-500')} style={{ width: `${pct}%` }} />
+      </div>
     </div>
   );
 }

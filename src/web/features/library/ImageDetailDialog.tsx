@@ -7,7 +7,7 @@ import { useRestoreFocus } from './restoreFocus';
 import { downloadHref, formatBytes, formatDate, isReady, toolLabel, type LibraryItem } from './api';
 
 /**
- * SPEC §2 image detail: the image, name, type, created date, size (uploaded)
+ * requirements §2 image detail: the image, name, type, created date, size (uploaded)
  * or AI tool (generated), Download and Close. Radix Dialog: Escape closes,
  * page scroll is locked, focus is trapped and returns to the tile.
  * The thumbnail shows at once; the full image fades in over it when loaded.
@@ -83,7 +83,7 @@ function DetailBody({ item, onDelete, deleting }: { item: LibraryItem; onDelete?
             )}
           </>
         ) : (
-          <div className="flex flex-col items-center gap-2 p-10 text-sm text-zinc-500">
+          <div className="flex flex-col items-center gap-2 p-10 text-sm text-zinc-400">
             <ImageOff className="size-8" aria-hidden="true" />
             {broken ? 'The image could not be loaded.' : item.status === 'failed' ? 'This image failed to generate.' : 'Generating...'}
           </div>
@@ -107,13 +107,13 @@ function DetailBody({ item, onDelete, deleting }: { item: LibraryItem; onDelete?
         <dl className="scroll-thin grid flex-1 grid-cols-[auto_1fr] content-start gap-x-4 gap-y-2.5 overflow-y-auto px-5 pb-4 text-sm">
           {rows.map(([k, v]) => (
             <div key={k} className="contents">
-              <dt className="text-zinc-500">{k}</dt>
+              <dt className="text-zinc-400">{k}</dt>
               <dd className="min-w-0 text-right break-words text-zinc-200">{v}</dd>
             </div>
           ))}
           {item.prompt && (
             <div className="col-span-2 mt-1 rounded-xl border border-zinc-800 bg-zinc-950/50 p-3">
-              <dt className="text-xs text-zinc-500">Prompt</dt>
+              <dt className="text-xs text-zinc-400">Prompt</dt>
               <dd className="mt-1 text-sm break-words text-zinc-300">{item.prompt}</dd>
             </div>
           )}

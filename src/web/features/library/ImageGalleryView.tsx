@@ -4,7 +4,7 @@ import { Check, ImageIcon, Images, Loader2, Sparkles, Trash2, Upload, Wand2 } fr
 import clsx from 'clsx';
 import { Button } from '../../components/Button';
 import { DropZone } from '../../components/DropZone';
-import type { DashboardViewProps, ViewId } from '../dashboard/views';
+import type { DashboardViewProps, ViewId } from '../dashboard/view-ids';
 import {
   formatShortDate,
   PAGE_SIZE,
@@ -17,9 +17,10 @@ import {
   type LibraryGroup,
   type LibraryItem,
 } from './api';
-import { EmptyState, GalleryHeader, GridSkeleton, ListFooter, LoadError } from './GalleryParts';
+import { EmptyState, GalleryHeader, GridSkeleton, ListFooter, LoadError, StorageUsage } from './GalleryParts';
 import { ImageDetailDialog } from './ImageDetailDialog';
 import { Thumb } from './Thumb';
+import { TileActions } from './TileActions';
 import { useDeleteItem } from './useDeleteItem';
 import { useLoadMoreSentinel, VirtualGrid } from './VirtualGrid';
 
@@ -31,12 +32,12 @@ export interface ImageGalleryProps {
   openView?: (id: ViewId) => void;
 }
 
-/** SPEC §9: up to 4 columns; 2 on a phone. */
+/** requirements §9: up to 4 columns; 2 on a phone. */
 const imageColumns = (w: number) => (w < 560 ? 2 : w < 860 ? 3 : 4);
 const GAP = 12;
 
 /**
- * SPEC §2 image gallery: 'Your Images' (or 'Select an Image'), an upload
+ * requirements §2 image gallery: 'Your Images' (or 'Select an Image'), an upload
  * drop zone, the Generated and Uploaded groups with their counts, a windowed
  * grid of thumbnails paged by cursor as you scroll, a detail dialog, and
  * delete one at a time.
@@ -73,7 +74,7 @@ export function ImageGallery({ selectionMode = false, onSelect, openView }: Imag
         !selectionMode && 'rounded-2xl border border-zinc-800 bg-zinc-900/70 p-4 sm:p-6 lg:p-8',
       )}
     >
-      <GalleryHeader id={titleId} title={selectionMode ? 'Select an Image' : 'Your Images'} subtitle={subtitle} icon={Images} />
+      <GalleryHeader id={titleId} title={selectionMode ? 'Select an Image' : 'Your Images'} subtitle={subtitle} icon={Images} actions={selectionMode ? undefined : <StorageUsage storage={counts.data?.storage} />} />
 
       <DropZone kind="image" onUploaded={selectionMode ? onSelect : undefined} />
 
@@ -245,7 +246,8 @@ function ImageTile({
         type="button"
         onClick={() => onOpen(item)}
         disabled={deleting || !pickable}
-        aria-label={`${selectionMode ? 'Select' : 'Open'} ${item.original_name}`}
+        // Holds every word shown on the tile, for speech input ('click sunset.png').
+        aria-label={`${selectionMode ? 'Select' : 'Open'} ${item.original_name} ${source} · ${formatShortDate(item.created_at)}`}
         className="absolute inset-0 block size-full cursor-pointer rounded-xl outline-none disabled:cursor-default"
       >
         {pending && !item.thumbnail_url ? (
@@ -256,10 +258,11 @@ function ImageTile({
         <span
           className={clsx(
             'pointer-events-none absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/85 via-black/50 to-transparent px-3 pt-8 pb-2.5 text-left transition',
-            'opacity-100 [@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:group-focus-within:opacity-100',
+            // Always shown on touch screens and phone widths, where there is no hover to reveal it.
+            'opacity-100 sm:[@media(hover:hover)]:opacity-0 sm:[@media(hover:hover)]:group-hover:opacity-100 sm:[@media(hover:hover)]:group-focus-within:opacity-100',
           )}
         >
-          <span className="block truncate text-sm font-medium text-white">{item.original_name}</span>
+          <span className="block truncate text-sm font-medium text-white">{item.original_name}</span>{' '}
           <span className="block truncate text-xs text-zinc-300">
             {source} · {formatShortDate(item.created_at)}
           </span>
@@ -282,6 +285,7 @@ function ImageTile({
         </span>
       )}
 
+      {!selectionMode && <TileActions item={item} onOpen={onOpen} onDelete={onDelete} deleteLocked={deleteLocked} />}
       {selectionMode ? (
         <span className="pointer-events-none absolute top-2 right-2 flex size-7 items-center justify-center rounded-full bg-black/60 text-white opacity-0 transition group-hover:opacity-100">
           <Check className="size-4" aria-hidden="true" />
@@ -298,7 +302,7 @@ function ImageTile({
             'hover:bg-red-600 hover:text-white disabled:cursor-not-allowed',
             deleting
               ? 'opacity-100'
-              : 'opacity-100 [@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:group-focus-within:opacity-100 disabled:[@media(hover:hover)]:group-hover:opacity-40',
+              : 'opacity-100 sm:[@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:group-focus-within:opacity-100 disabled:[@media(hover:hover)]:group-hover:opacity-40',
           )}
         >
           {deleting ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : <Trash2 className="size-4" aria-hidden="true" />}

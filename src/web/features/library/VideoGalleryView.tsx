@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { Button } from '../../components/Button';
 import { DropZone } from '../../components/DropZone';
 import { errorMessage } from '../../lib/api';
-import type { DashboardViewProps, ViewId } from '../dashboard/views';
+import type { DashboardViewProps, ViewId } from '../dashboard/view-ids';
 import {
   downloadHref,
   formatDuration,
@@ -24,7 +24,7 @@ import {
   useLibraryLiveUpdates,
   type LibraryItem,
 } from './api';
-import { EmptyState, GalleryHeader, GridSkeleton, ListFooter, LoadError } from './GalleryParts';
+import { EmptyState, GalleryHeader, GridSkeleton, ListFooter, LoadError, StorageUsage } from './GalleryParts';
 import { Thumb } from './Thumb';
 import { useDeleteItem } from './useDeleteItem';
 import { useLoadMoreSentinel, VirtualGrid } from './VirtualGrid';
@@ -36,14 +36,14 @@ export interface VideoGalleryProps {
   openView?: (id: ViewId) => void;
 }
 
-/** SPEC §9: up to 3 columns; one on a phone. */
+/** requirements §9: up to 3 columns; one on a phone. */
 const videoColumns = (w: number) => (w < 540 ? 1 : w < 900 ? 2 : 3);
 const GAP = 16;
 /** The fixed-height caption under each 16:9 tile (the grid is windowed: rows have one height). */
 const CAPTION_PX = 76;
 
 /**
- * SPEC §2 video gallery: 'Your Videos' (or 'Select a Video'), a video drop
+ * requirements §2 video gallery: 'Your Videos' (or 'Select a Video'), a video drop
  * zone, a windowed grid of posters with m:ss durations; a tile click plays
  * the video inline (one at a time) and again stops it. Pending videos show
  * PENDING / 'Generating...' with their progress and a retry; failed ones
@@ -150,7 +150,7 @@ export function VideoGallery({ selectionMode = false, onSelect, openView }: Vide
         !selectionMode && 'rounded-2xl border border-zinc-800 bg-zinc-900/70 p-4 sm:p-6 lg:p-8',
       )}
     >
-      <GalleryHeader id={titleId} title={selectionMode ? 'Select a Video' : 'Your Videos'} subtitle={subtitle} icon={Film} />
+      <GalleryHeader id={titleId} title={selectionMode ? 'Select a Video' : 'Your Videos'} subtitle={subtitle} icon={Film} actions={selectionMode ? undefined : <StorageUsage storage={counts.data?.storage} />} />
       <DropZone kind="video" onUploaded={selectionMode ? onSelect : undefined} />
       {body}
       {del.dialog}
@@ -220,7 +220,7 @@ function VideoTile({
         onClick={() => (selectionMode ? onSelect?.(item) : onTogglePlay())}
         aria-label={
           playable
-            ? `${selectionMode ? 'Select' : 'Play'} ${item.original_name}`
+            ? `${selectionMode ? 'Select' : 'Play'} ${item.original_name} ${formatDuration(item.duration_seconds)}`
             : `${item.original_name} (${pending ? 'generating' : failed ? 'failed' : 'not available'})`
         }
         className="group/media peer absolute inset-0 block size-full cursor-pointer outline-none disabled:cursor-default"
@@ -245,7 +245,7 @@ function VideoTile({
           </span>
         )}
         {pending && (
-          <span className="absolute inset-0 flex flex-col items-center justify-center gap-2 bg-black/50 text-amber-100">
+          <span aria-hidden="true" className="absolute inset-0 flex flex-col items-center justify-center gap-2 bg-black/50 text-amber-100">
             <Loader2 className="size-6 animate-spin" aria-hidden="true" />
             <span className="text-sm font-semibold">
               Generating...{progress !== undefined && progress > 0 ? ` ${Math.round(progress * 100)}%` : ''}
@@ -253,7 +253,7 @@ function VideoTile({
           </span>
         )}
         {failed && (
-          <span className="absolute inset-0 flex flex-col items-center justify-center gap-2 bg-black/60 px-4 text-center text-red-200">
+          <span aria-hidden="true" className="absolute inset-0 flex flex-col items-center justify-center gap-2 bg-black/60 px-4 text-center text-red-200">
             <AlertTriangle className="size-6 text-red-400" aria-hidden="true" />
             <span className="line-clamp-3 text-xs">{item.error || 'The video could not be generated.'}</span>
           </span>

@@ -35,7 +35,7 @@ type ListData = InfiniteData<LibraryPage, string | null>;
 
 // ------------------------------------------------------------ item facts
 
-/** SPEC §4: a pending video has 'pending/' in its storage path (and no real URL yet). */
+/** requirements §4: a pending video has 'pending/' in its storage path (and no real URL yet). */
 export function isPending(item: LibraryItem): boolean {
   if (item.status === 'pending') return true;
   return item.status !== 'failed' && item.storage_path.includes('pending/') && !item.url;
@@ -46,7 +46,7 @@ export const isFailed = (item: LibraryItem) => item.status === 'failed';
 /** Whether the item can be shown, played, downloaded or picked. */
 export const isReady = (item: LibraryItem) => !isPending(item) && !isFailed(item) && !!item.url;
 
-/** m:ss (SPEC §2: video duration shown as m:ss). */
+/** m:ss (requirements §2: video duration shown as m:ss). */
 export function formatDuration(seconds: number | null | undefined): string {
   const s = Math.max(0, Math.round(Number(seconds) || 0));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
@@ -274,15 +274,6 @@ export async function refreshHeads(qc: QueryClient, kinds: MediaKind[] = ['image
       }
     }),
   );
-}
-
-/**
- * After something changed the library (a tool saved a result, an upload
- * elsewhere): newest pages merged in and counts reloaded. Prefer this to
- * invalidating ['library'], which refetches every loaded page of a list.
- */
-export async function refreshLibrary(qc: QueryClient, kinds: MediaKind[] = ['image', 'video']): Promise<void> {
-  await Promise.all([refreshHeads(qc, kinds), qc.invalidateQueries({ queryKey: libraryKeys.counts })]);
 }
 
 /** Re-reads single items (fresh links, a pending video that finished) into every list. */

@@ -9,7 +9,7 @@ import { useRestoreFocus } from './restoreFocus';
 import { deleteLibraryItem, libraryKeys, removeItem, type LibraryItem } from './api';
 
 /**
- * SPEC §4: deleting a library item, one at a time, with a spinner on that
+ * requirements §4: deleting a library item, one at a time, with a spinner on that
  * item. Asks first; the server removes the row, the file and its thumbnail.
  */
 export function useDeleteItem() {

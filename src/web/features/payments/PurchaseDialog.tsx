@@ -31,7 +31,7 @@ interface ReceiptState {
 }
 
 /**
- * SPEC §2 'Purchase ENERGY' modal: four bundles (the third POPULAR), a
+ * requirements §2 'Purchase ENERGY' modal: four bundles (the third POPULAR), a
  * spinner on the chosen bundle while the checkout session is created, then
  * a redirect to the payment page. After a fulfilled purchase the dashboard
  * opens it on its 'Purchase Successful!' view.
@@ -227,7 +227,6 @@ function BundleCard({
       aria-busy={processing || undefined}
       aria-disabled={processing || undefined}
       data-testid={`bundle-${bundle.id}`}
-      aria-label={`${bundle.name}: ${total} ENERGY for ${formatDollars(bundle.price_cents)}${popular ? ' (popular)' : ''}`}
       className={clsx(
         'group relative flex w-full flex-col rounded-2xl border p-4 text-left transition sm:p-5',
         popular
@@ -254,11 +253,14 @@ function BundleCard({
       {bundle.bonus_energy > 0 && (
         <span className="mt-1 text-xs font-semibold text-emerald-300">+{numberFormat.format(bundle.bonus_energy)} bonus</span>
       )}
-      <span className="mt-1 mb-3 line-clamp-2 text-xs text-zinc-500">{bundle.description}</span>
-      <span className="mt-auto flex items-center justify-between gap-2 border-t border-zinc-800/80 pt-3 text-xs">
-        <span className="text-zinc-400">Total</span>
-        <span className="font-bold whitespace-nowrap text-white tabular-nums">{numberFormat.format(total)} ENERGY</span>
-      </span>
+      <span className="mt-1 mb-3 line-clamp-2 text-xs text-zinc-400">{bundle.description}</span>
+      {/* The total only adds something when a bonus makes it differ from the amount above. */}
+      {bundle.bonus_energy > 0 && (
+        <span className="mt-auto flex items-center justify-between gap-2 border-t border-zinc-800/80 pt-3 text-xs">
+          <span className="text-zinc-400">Total</span>
+          <span className="font-bold whitespace-nowrap text-white tabular-nums">{numberFormat.format(total)} ENERGY</span>
+        </span>
+      )}
       {processing && (
         <span
           role="status"

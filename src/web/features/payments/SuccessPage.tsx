@@ -11,14 +11,14 @@ import { ApiError, apiGet, describeError } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { formatDollars, numberFormat, paymentKeys, type CheckoutSessionStatus, type PurchaseReceipt } from './paymentsApi';
 
-/** SPEC §9: countdown 5 s, tick 1 s. */
+/** requirements §9: countdown 5 s, tick 1 s. */
 export const REDIRECT_SECONDS = 5;
 /** Poll the checkout every second for up to this long while payment is being confirmed. */
 const POLL_MS = 1_000;
 const POLL_FOR_MS = 15_000;
 
 /**
- * SPEC §2 payment success page (/success?session_id=...): confirms the
+ * requirements §2 payment success page (/success?session_id=...): confirms the
  * checkout with the server (which also fulfils it if the webhook is late),
  * shows what was added and the new balance, and counts down to /dashboard.
  */
@@ -182,7 +182,7 @@ export default function SuccessPage() {
         <Button className="mt-7 w-full py-3" onClick={goToDashboard}>
           Go to Dashboard <ArrowRight className="size-4" aria-hidden="true" />
         </Button>
-        <p className="mt-4 text-xs text-zinc-500" aria-live="off" data-testid="redirect-countdown">
+        <p className="mt-4 text-xs text-zinc-400" aria-live="off" data-testid="redirect-countdown">
           {purchaseUiMessages.redirecting(seconds)}
         </p>
         <div className="mt-2 h-1 overflow-hidden rounded-full bg-zinc-800" aria-hidden="true">

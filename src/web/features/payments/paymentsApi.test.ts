@@ -8,7 +8,7 @@ function respond(status: number, body?: unknown) {
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('startCheckout (SPEC §8 purchase errors)', () => {
+describe('startCheckout (requirements §8 purchase errors)', () => {
   it('sends the spec body and returns the redirect url', async () => {
     const fetchMock = respond(200, { url: 'https://pay.example/cs_1', session_id: 'cs_1' });
     vi.stubGlobal('fetch', fetchMock);
@@ -40,7 +40,7 @@ describe('startCheckout (SPEC §8 purchase errors)', () => {
   });
 });
 
-describe('admin number fields (SPEC §5)', () => {
+describe('admin number fields (requirements §5)', () => {
   it('base cost: integer, a non-number becomes 0, never below 0', () => {
     expect(parseBaseCost('12')).toBe(12);
     expect(parseBaseCost('')).toBe(0);

@@ -76,7 +76,7 @@ export function usePaymentsMode(): PaymentsMode | undefined {
   return q.data;
 }
 
-/** Thrown for a failed checkout start; `message` is the text to show (SPEC §8 purchase errors). */
+/** Thrown for a failed checkout start; `message` is the text to show (requirements §8 purchase errors). */
 export class PurchaseError extends Error {}
 
 /**

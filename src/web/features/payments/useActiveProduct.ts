@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 
-/** SPEC §3 'Active product: name, isActive'. */
+/** requirements §3 'Active product: name, isActive'. */
 export interface ActiveProduct {
   name: string;
   isActive: boolean;
@@ -29,7 +29,7 @@ export function toActiveProduct(response: SubscriptionResponse | undefined): Act
   if (!data || typeof data !== 'object') return null;
   const name = data.product?.name ?? data.name ?? data.plan_name ?? data.product_name ?? null;
   if (!name) return null;
-  // SPEC §4: a subscription is active only when its status is 'active'.
+  // requirements §4: a subscription is active only when its status is 'active'.
   const status = data.subscription_status;
   const isActive = status != null ? status === 'active' : (data.product?.isActive ?? data.isActive ?? data.is_active ?? false);
   return { name, isActive };

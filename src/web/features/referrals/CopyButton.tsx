@@ -4,7 +4,7 @@ import { toast } from 'sonner';
 import clsx from 'clsx';
 import { copyText } from './referralsApi';
 
-/** SPEC §9: the copy confirmation shows for 2 seconds. */
+/** requirements §9: the copy confirmation shows for 2 seconds. */
 export const COPIED_MS = 2_000;
 
 /** A Copy button that reads 'Copied!' for two seconds after a successful copy. */

@@ -26,7 +26,7 @@ function wholeAtLeastOne(text: string, max: number): number | undefined {
   return n >= 1 && n <= max ? n : undefined;
 }
 
-/** SPEC §2: generate an invite code (max uses >= 1, default 1; expiry days >= 1, default 30). */
+/** requirements §2: generate an invite code (max uses >= 1, default 1; expiry days >= 1, default 30). */
 export function GenerateInvite() {
   const qc = useQueryClient();
   const usesId = useId();
@@ -126,7 +126,7 @@ export function GenerateInvite() {
   );
 }
 
-/** SPEC §2: my invite codes, newest first, with status, uses, expiry, Copy and Deactivate. */
+/** requirements §2: my invite codes, newest first, with status, uses, expiry, Copy and Deactivate. */
 export function InviteList() {
   const q = useQuery({
     queryKey: referralKeys.invites,
@@ -162,7 +162,7 @@ export function InviteList() {
         <div className="rounded-xl border border-dashed border-zinc-800 px-4 py-10 text-center">
           <Ticket className="mx-auto size-9 text-zinc-700" aria-hidden="true" />
           <p className="mt-2 text-sm font-medium text-zinc-300">No invite codes yet</p>
-          <p className="mt-1 text-xs text-zinc-500">Generate one to invite someone.</p>
+          <p className="mt-1 text-xs text-zinc-400">Generate one to invite someone.</p>
         </div>
       ) : (
         <ul className="space-y-2.5" aria-label="Invite codes">
@@ -185,7 +185,7 @@ function UsesBar({ current, max }: { current: number; max: number }) {
       <span className="tabular-nums" data-testid="invite-uses">
         {current}/{max}
       </span>
-      <span className="text-zinc-500">uses</span>
+      <span className="text-zinc-400">uses</span>
     </span>
   );
 }
@@ -206,7 +206,7 @@ export function InviteItem({ invite, inviter, readOnly }: { invite: Invite; invi
         <code
           className={clsx(
             'font-mono text-xl font-bold tracking-[0.15em] break-all sm:text-2xl',
-            status === 'Active' ? 'text-white' : 'text-zinc-500',
+            status === 'Active' ? 'text-white' : 'text-zinc-400',
           )}
         >
           {invite.invite_code}
@@ -226,7 +226,7 @@ export function InviteItem({ invite, inviter, readOnly }: { invite: Invite; invi
           <CalendarClock className="size-3.5" aria-hidden="true" />
           {expired ? 'Expired' : 'Expires'} <time dateTime={invite.expires_at}>{formatDate(invite.expires_at)}</time>
         </span>
-        <span className="text-zinc-500">
+        <span className="text-zinc-400">
           Created <time dateTime={invite.created_at}>{formatDate(invite.created_at)}</time>
         </span>
         {inviter && (

@@ -46,11 +46,11 @@ function ReferralRow({ r, referrer }: { r: Referral; referrer?: ReactNode }) {
       <div className="min-w-0 flex-1">
         <p className="truncate text-sm font-medium text-white">{r.referred_name || r.referred_email}</p>
         <p className="truncate text-xs text-zinc-400">{r.referred_email}</p>
-        {referrer && <p className="mt-0.5 truncate text-xs text-zinc-500">Invited by {referrer}</p>}
+        {referrer && <p className="mt-0.5 truncate text-xs text-zinc-400">Invited by {referrer}</p>}
       </div>
       <div className="shrink-0 text-right">
         <code className="rounded-md bg-zinc-800/80 px-1.5 py-0.5 font-mono text-xs font-semibold tracking-wider text-zinc-200">{r.invite_code}</code>
-        <p className="mt-1 text-[11px] text-zinc-500">
+        <p className="mt-1 text-[11px] text-zinc-400">
           <time dateTime={r.created_at}>{formatDateTime(r.created_at)}</time>
         </p>
       </div>
@@ -58,7 +58,7 @@ function ReferralRow({ r, referrer }: { r: Referral; referrer?: ReactNode }) {
   );
 }
 
-/** SPEC §2/§9: my referrals, newest first, at most 10 shown, with the count of all. */
+/** requirements §2/§9: my referrals, newest first, at most 10 shown, with the count of all. */
 export function MyReferrals() {
   const q = useQuery({
     queryKey: referralKeys.referrals,
@@ -107,7 +107,7 @@ export function MyReferrals() {
         <div className="px-4 py-10 text-center">
           <UserPlus className="mx-auto size-9 text-zinc-700" aria-hidden="true" />
           <p className="mt-2 text-sm font-medium text-zinc-300">No referrals yet</p>
-          <p className="mt-1 text-xs text-zinc-500">When someone creates an account with your code, they show up here.</p>
+          <p className="mt-1 text-xs text-zinc-400">When someone creates an account with your code, they show up here.</p>
         </div>
       ) : (
         <ul className="divide-y divide-zinc-800/80" aria-label="Referrals">
@@ -150,7 +150,7 @@ function FilterInput({ label, value, onChange, placeholder, mono }: { label: str
         {label}
       </label>
       <div className="relative">
-        <Search className="pointer-events-none absolute top-1/2 left-3 size-3.5 -translate-y-1/2 text-zinc-500" aria-hidden="true" />
+        <Search className="pointer-events-none absolute top-1/2 left-3 size-3.5 -translate-y-1/2 text-zinc-400" aria-hidden="true" />
         <input
           id={id}
           type="search"
@@ -240,7 +240,7 @@ export function AdminInvites() {
           <ErrorBox onRetry={() => void q.refetch()}>Could not load invite codes: {describeError(q.error)}</ErrorBox>
         </div>
       ) : items.length === 0 ? (
-        <p className="px-4 py-10 text-center text-sm text-zinc-500">No invite codes match these filters.</p>
+        <p className="px-4 py-10 text-center text-sm text-zinc-400">No invite codes match these filters.</p>
       ) : (
         <ul className="space-y-2.5 p-4" aria-label="All invite codes">
           {items.map((i) => (
@@ -250,7 +250,7 @@ export function AdminInvites() {
               readOnly
               inviter={
                 <span className="truncate">
-                  {i.inviter_name || i.inviter_email} <span className="text-zinc-500">({i.inviter_email})</span>
+                  {i.inviter_name || i.inviter_email} <span className="text-zinc-400">({i.inviter_email})</span>
                 </span>
               }
             />
@@ -298,7 +298,7 @@ export function AdminReferrals() {
           <ErrorBox onRetry={() => void q.refetch()}>Could not load referrals: {describeError(q.error)}</ErrorBox>
         </div>
       ) : items.length === 0 ? (
-        <p className="px-4 py-10 text-center text-sm text-zinc-500">No referrals match these filters.</p>
+        <p className="px-4 py-10 text-center text-sm text-zinc-400">No referrals match these filters.</p>
       ) : (
         <ul className="divide-y divide-zinc-800/80" aria-label="All referrals">
           {items.map((r) => (

@@ -1,7 +1,8 @@
 import { Tabs } from 'radix-ui';
 import { Globe2, Ticket, Users, UsersRound } from 'lucide-react';
 import { useAuth } from '../../app/auth';
-import type { DashboardViewProps } from '../dashboard/views';
+import { ViewHeader } from '../../components/ViewHeader';
+import type { DashboardViewProps } from '../dashboard/view-ids';
 import { GenerateInvite, InviteList } from './MyInvites';
 import { AdminInvites, AdminReferrals, MyReferrals } from './ReferralLists';
 
@@ -28,7 +29,7 @@ function MyReferralProgram() {
 }
 
 /**
- * SPEC §2 Referral Management: generate invite codes, my codes, my
+ * requirements §2 Referral Management: generate invite codes, my codes, my
  * referrals (at most 10 shown). Admins also get every invite and every
  * referral on the platform, with filters.
  */
@@ -38,15 +39,12 @@ export default function ReferralsView(_props: DashboardViewProps) {
 
   return (
     <div className="space-y-6">
-      <header className="flex min-w-0 items-start gap-4">
-        <span className="flex size-12 shrink-0 items-center justify-center rounded-xl bg-gradient-to-br from-emerald-500/25 to-sky-500/10 text-emerald-300 ring-1 ring-emerald-500/30">
-          <Users className="size-6" aria-hidden="true" />
-        </span>
-        <div className="min-w-0">
-          <h2 className="text-2xl font-bold tracking-tight text-white sm:text-3xl">Referral Management</h2>
-          <p className="mt-1 text-sm text-zinc-400">Create invite codes and see who joined with them.</p>
-        </div>
-      </header>
+      <ViewHeader
+        icon={Users}
+        title="Referral Management"
+        tone="bg-gradient-to-br from-emerald-500/25 to-sky-500/10 text-emerald-300 ring-emerald-500/30"
+        subtitle={<p className="mt-1 text-sm text-zinc-400">Create invite codes and see who joined with them.</p>}
+      />
 
       {isAdmin ? (
         <Tabs.Root defaultValue="mine">

@@ -34,6 +34,12 @@ export class FalProviderError extends ProviderError {
     /** The remote request is known to have failed or to be unknown to fal: a new submission is safe. */
     readonly remoteGone = false,
     readonly status?: number,
+    /**
+     * The request failed with a 5xx and fal said nothing more (no retry
+     * headers, no error type): a new request may well succeed, so the
+     * provider submits one at once, at most once per run.
+     */
+    readonly resubmit = false,
   ) {
     super(message, retryable);
     this.name = 'ProviderError';
@@ -126,7 +132,8 @@ export function requestFailureToProviderError(err: FalRequestFailed, secrets: re
   if (errorType === 'request_timeout' || errorType === 'startup_timeout') {
     return new FalProviderError(`The AI service timed out${text ? `: ${text}` : ''}`, retryable, true, err.status);
   }
-  return new FalProviderError(`The AI service could not finish this request${text ? `: ${text}` : ''}`, retryable, true, err.status);
+  const bare5xx = err.retryableHeader === null && !errorType && err.status >= 500;
+  return new FalProviderError(`The AI service could not finish this request${text ? `: ${text}` : ''}`, retryable, true, err.status, bare5xx);
 }
 
 /**

@@ -220,6 +220,7 @@ export function createFalAiProvider(opts: FalAiProviderOptions): AiProvider {
   /** Submits (or resumes) the request and returns its output JSON. */
   async function runOnFal(job: FalJob, ctx: RunContext, report: Report): Promise<Completed> {
     let resumedId = ctx.remoteRequestId || null;
+    let resubmitted = false;
     for (;;) {
       let endpoint: string;
       let requestId: string;
@@ -242,9 +243,19 @@ export function createFalAiProvider(opts: FalAiProviderOptions): AiProvider {
         }
         return { endpoint, requestId, data };
       } catch (err) {
+        if (ctx.signal.aborted || !(err instanceof FalProviderError)) throw err;
+        // A bare 5xx: fal's side broke without saying more. One new request now;
+        // if that breaks too the run ends (not retryable), so a job never pays
+        // for a string of failing requests.
+        if (err.resubmit) {
+          if (resubmitted) throw new FalProviderError(err.message, false, true, err.status);
+          resubmitted = true;
+          resumedId = null;
+          continue;
+        }
         // The earlier attempt's request failed in a way worth retrying, or fal forgot it:
         // a new submission cannot double the work.
-        if (resumedId && !ctx.signal.aborted && err instanceof FalProviderError && err.remoteGone && (err.retryable || err.status === 404)) {
+        if (resumedId && err.remoteGone && (err.retryable || err.status === 404)) {
           resumedId = null;
           continue;
         }
@@ -363,7 +374,7 @@ export function createFalAiProvider(opts: FalAiProviderOptions): AiProvider {
       const { probedSeconds, ...rest } = strip(out);
       let durationSeconds = probedSeconds;
       if (!(durationSeconds > 0)) {
-        // Upscaling keeps the length: fall back to the input's, then SPEC §7's default of 4 s.
+        // Upscaling keeps the length: fall back to the input's, then requirements §7's default of 4 s.
         durationSeconds = await probeMedia(input.video.path, ctx.signal).then(
           (i) => i.durationSeconds,
           () => 0,

@@ -1,3 +1,3 @@
-export { createFalAiProvider, type FalAiProviderOptions, type FalLimits } from './fal-provider.js';
-export { FAL_ENDPOINTS } from './endpoints.js';
-export type { FalTransport } from './transport.js';
+export { createFalAiProvider, type FalAiProviderOptions,  } from './fal-provider.js';
+;
+;

@@ -60,7 +60,7 @@ function parseBool(v: string | null): boolean | null {
  * Wraps fetch so that (1) a failed result call keeps fal's headers
  * (X-Fal-Retryable, X-Fal-Error-Type), which the client's ApiError drops,
  * and is not retried by the client with backoff (the request is COMPLETED:
- * asking again returns the same failure), and (2) an extra signal (the run's)
+ * asking again returns the same failure, with or without headers), and (2) an extra signal (the run's)
  * reaches calls the client issues without one (the storage PUT).
  */
 function wrapFetch(base: typeof fetch, extraSignal?: AbortSignal): typeof fetch {
@@ -73,10 +73,12 @@ function wrapFetch(base: typeof fetch, extraSignal?: AbortSignal): typeof fetch 
     if (res.ok || method !== 'GET' || !RESULT_PATH.test(url)) return res;
     const retryableHeader = parseBool(res.headers.get('x-fal-retryable'));
     const errorTypeHeader = res.headers.get('x-fal-error-type');
-    const isClientError = res.status >= 400 && res.status < 500 && res.status !== 429;
-    // A bare 5xx/429 (a gateway hiccup, no fal failure markers): let the client retry it.
-    if (!isClientError && retryableHeader === null && !errorTypeHeader) return res;
-    let body: unknown = null;
+    // 429 is about this call, not the request: the client waits and asks again.
+    // Anything else is the request's own ending; asking again would poll a
+    // finished failure, so it is classified (by status when fal gave no
+    // headers) and, for a 5xx, resubmitted by the provider.
+    if (res.status === 429 && retryableHeader === null && !errorTypeHeader) return res;
+    let body: unknown;
     try {
       const text = await res.text();
       body = text ? JSON.parse(text) : null;

@@ -1,23 +1,41 @@
 /**
- * ffmpeg / ffprobe from npm packages that ship the binaries inside
- * (@ffmpeg-installer/ffmpeg, @ffprobe-installer/ffprobe), with helpers that
- * other parts of the server (thumbnails, posters) reuse.
+ * Which ffmpeg / ffprobe the server runs, in order: FFMPEG_PATH / FFPROBE_PATH
+ * (set at boot from the config), else the system's on PATH (Debian's is
+ * maintained and security-patched), else the binaries that
+ * @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe ship inside their
+ * packages (old builds, kept only so a machine without ffmpeg still works
+ * offline). Plus helpers other parts of the server (thumbnails, posters) reuse.
  *
  * Processes are always spawned with argument arrays (never a shell) and are
  * killed when the caller's AbortSignal fires.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, chmodSync, constants, copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { ProviderError } from '../ai-provider.js';
 import { AbortError } from './util.js';
 
 const require = createRequire(import.meta.url);
 
-let cachedFfmpeg: string | undefined;
-let cachedFfprobe: string | undefined;
+export type BinarySource = 'setting' | 'system' | 'package' | 'missing';
+
+interface Resolved {
+  path: string;
+  source: BinarySource;
+}
+
+let configured: { ffmpeg?: string; ffprobe?: string } = {};
+let cachedFfmpeg: Resolved | undefined;
+let cachedFfprobe: Resolved | undefined;
+
+/** FFMPEG_PATH / FFPROBE_PATH from the config; call once at boot. */
+export function configureFfmpeg(paths: { ffmpeg?: string; ffprobe?: string }): void {
+  configured = paths;
+  cachedFfmpeg = undefined;
+  cachedFfprobe = undefined;
+}
 
 /** Makes sure `path` is executable by us; copies it to a private dir when it is not (e.g. a root-owned 0744 file). */
 function ensureExecutable(path: string, name: string): string {
@@ -40,6 +58,21 @@ function ensureExecutable(path: string, name: string): string {
   }
 }
 
+function onPath(name: string): string | undefined {
+  const exe = process.platform === 'win32' ? `${name}.exe` : name;
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, exe);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      /* not here */
+    }
+  }
+  return undefined;
+}
+
 function fromPackage(pkg: string): string | undefined {
   try {
     const mod = require(pkg) as { path?: string };
@@ -50,22 +83,44 @@ function fromPackage(pkg: string): string | undefined {
   return undefined;
 }
 
-/** Path of the ffmpeg binary: $FFMPEG_PATH, else the npm-shipped binary, else `ffmpeg` on PATH. */
-export function ffmpegPath(): string {
-  if (cachedFfmpeg) return cachedFfmpeg;
-  const env = process.env.FFMPEG_PATH;
-  const pkg = env ? undefined : fromPackage('@ffmpeg-installer/ffmpeg');
-  cachedFfmpeg = env || (pkg ? ensureExecutable(pkg, 'ffmpeg') : 'ffmpeg');
-  return cachedFfmpeg;
+function resolveBinary(name: 'ffmpeg' | 'ffprobe', setting: string | undefined, pkg: string): Resolved {
+  if (setting) return { path: setting, source: 'setting' };
+  const system = onPath(name);
+  if (system) return { path: system, source: 'system' };
+  const shipped = fromPackage(pkg);
+  if (shipped) return { path: ensureExecutable(shipped, name), source: 'package' };
+  return { path: name, source: 'missing' };
 }
 
-/** Path of the ffprobe binary: $FFPROBE_PATH, else the npm-shipped binary, else `ffprobe` on PATH. */
+/** Path of the ffmpeg binary (see the order above). */
+export function ffmpegPath(): string {
+  cachedFfmpeg ??= resolveBinary('ffmpeg', configured.ffmpeg, '@ffmpeg-installer/ffmpeg');
+  return cachedFfmpeg.path;
+}
+
+/** Path of the ffprobe binary (see the order above). */
 export function ffprobePath(): string {
-  if (cachedFfprobe) return cachedFfprobe;
-  const env = process.env.FFPROBE_PATH;
-  const pkg = env ? undefined : fromPackage('@ffprobe-installer/ffprobe');
-  cachedFfprobe = env || (pkg ? ensureExecutable(pkg, 'ffprobe') : 'ffprobe');
-  return cachedFfprobe;
+  cachedFfprobe ??= resolveBinary('ffprobe', configured.ffprobe, '@ffprobe-installer/ffprobe');
+  return cachedFfprobe.path;
+}
+
+export interface BinaryInfo {
+  path: string;
+  source: BinarySource;
+  /** The first line of `-version` (e.g. 'ffmpeg version 5.1.6-0+deb12u1'), or null when it does not run. */
+  version: string | null;
+}
+
+/** Which ffmpeg and ffprobe are in use, and their versions: logged at start. */
+export function describeFfmpeg(): { ffmpeg: BinaryInfo; ffprobe: BinaryInfo } {
+  const describe = (path: string, source: BinarySource): BinaryInfo => {
+    const res = spawnSync(path, ['-version'], { encoding: 'utf8', timeout: 10_000 });
+    const first = res.status === 0 ? res.stdout.split('\n')[0] : '';
+    return { path, source, version: first ? first.replace(/\s+Copyright.*$/, '').trim() : null };
+  };
+  ffmpegPath();
+  ffprobePath();
+  return { ffmpeg: describe(cachedFfmpeg!.path, cachedFfmpeg!.source), ffprobe: describe(cachedFfprobe!.path, cachedFfprobe!.source) };
 }
 
 export interface RunOptions {

@@ -1,25 +1,52 @@
 /**
  * The local models, their measured speed on this kind of machine (2-core
- * x86, tfjs-backend-wasm 4.11 with SIMD, one model per worker thread) and
- * the time-budget rule that picks one.
+ * x86, one model per worker thread) on each backend, and the time-budget
+ * rule that picks one.
  *
  * Costs are CPU seconds per input megapixel on ONE worker (= wall seconds
  * on an idle core), measured with `npx tsx bench/upscale/calibrate.ts` on a
  * photo-like tile; a job with N workers takes about cost x MP / N (plus
- * ~15 % for tile overlap). Flat synthetic images can be up to 3x slower
- * (denormal floats in wasm).
+ * ~15 % for tile overlap). Flat synthetic images can be up to 3x slower on
+ * wasm (denormal floats).
  */
+import type { AiBackend } from './pool.js';
+
 export type EsrganSize = 'slim' | 'medium' | 'thick';
 export type ModelScale = 2 | 3 | 4 | 8;
 
-export const ESRGAN_COST: Record<EsrganSize, Record<ModelScale, number>> = {
+/** tfjs-backend-wasm 4.11 (SIMD, one thread per worker). */
+export const ESRGAN_COST_WASM: Record<EsrganSize, Record<ModelScale, number>> = {
   slim: { 2: 14, 3: 15, 4: 17, 8: 72 },
   medium: { 2: 41, 3: 41, 4: 43, 8: 97 },
   thick: { 2: 390, 3: 390, 4: 395, 8: 395 },
 };
 
-/** MAXIM (denoise/deblur/enhance) seconds per input megapixel on one worker, 256 px tiles, warm. */
-export const MAXIM_COST = 300;
+/** ONNX Runtime 1.30 CPU (one intra-op thread per worker), the same weights converted by onnx-convert.mjs. */
+export const ESRGAN_COST_ONNX: Record<EsrganSize, Record<ModelScale, number>> = {
+  slim: { 2: 4, 3: 4, 4: 5, 8: 48 },
+  medium: { 2: 10, 3: 11, 4: 12, 8: 51 },
+  thick: { 2: 78, 3: 82, 4: 78, 8: 78 },
+};
+
+export function esrganCost(size: EsrganSize, scale: ModelScale, backend: AiBackend = 'onnx'): number {
+  return (backend === 'wasm' ? ESRGAN_COST_WASM : ESRGAN_COST_ONNX)[size][scale];
+}
+
+/** ESRGAN tile side per backend: ONNX Runtime has no wasm heap limit, and bigger tiles waste less on overlaps. */
+export function esrganTile(size: EsrganSize, scale: ModelScale, backend: AiBackend = 'onnx'): number {
+  if (backend === 'onnx') return scale === 8 ? 160 : 256;
+  return scale === 8 || size === 'thick' ? 128 : 192;
+}
+
+/**
+ * Restore's classical pass (denoise-core.mjs `restoreDenoise`) in CPU
+ * seconds per megapixel on one worker: 'full' (every DCT patch, 15x15 NLM
+ * search), 'fast' (stride 2, 9x9) and 'draft' (DCT stages only, stride 2).
+ * Measured with bench/restore.
+ */
+export const RESTORE_COST = { full: 32, fast: 9, draft: 5 } as const;
+
+// MAXIM (no longer used by restore) measures ~300 cpu-s per MP on wasm (calibrate.ts).
 
 /** Ordered best quality first. Only thick clearly beats bicubic (local-ai.md); slim/medium are fast paths. */
 export const ESRGAN_BY_QUALITY: EsrganSize[] = ['thick', 'medium', 'slim'];
@@ -32,9 +59,9 @@ export function modelScaleFor(target: number): ModelScale {
   return 8;
 }
 
-export function estimateSeconds(size: EsrganSize, scale: ModelScale, inputPixels: number, workers: number): number {
+export function estimateSeconds(size: EsrganSize, scale: ModelScale, inputPixels: number, workers: number, backend: AiBackend = 'onnx'): number {
   // Tiles overlap by ~10-15 %.
-  return (ESRGAN_COST[size][scale] * 1.15 * inputPixels) / 1e6 / Math.max(1, workers);
+  return (esrganCost(size, scale, backend) * 1.15 * inputPixels) / 1e6 / Math.max(1, workers);
 }
 
 /** The best model whose estimated time fits `budgetSeconds` (slim when nothing fits). */
@@ -44,7 +71,8 @@ export function pickEsrgan(
   budgetSeconds: number,
   workers: number,
   candidates: EsrganSize[] = ESRGAN_BY_QUALITY,
+  backend: AiBackend = 'onnx',
 ): EsrganSize {
-  for (const m of candidates) if (estimateSeconds(m, scale, inputPixels, workers) <= budgetSeconds) return m;
+  for (const m of candidates) if (estimateSeconds(m, scale, inputPixels, workers, backend) <= budgetSeconds) return m;
   return candidates[candidates.length - 1] ?? 'slim';
 }

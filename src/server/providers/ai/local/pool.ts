@@ -11,21 +11,33 @@
  *   running at once share the workers fairly.
  * - Aborting a running task terminates its worker (a wasm inference cannot
  *   be interrupted otherwise); a fresh worker is started for the next task.
+ *   An ONNX Runtime inference is not terminated (that would abort the whole
+ *   process): its task is rejected at once and the worker drains the tile.
  * - Idle workers are unref'd: they never keep the process alive.
+ * - ESRGAN runs on ONNX Runtime by default (`backend`), tfjs-wasm otherwise;
+ *   restore's classical pass (`kind: 'restore'`) needs neither.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import type { RestoreTileParams } from './denoise-core.mjs';
 import { AbortError } from './util.js';
 
 export interface TileTask {
-  kind: 'esrgan' | 'maxim';
+  kind: 'esrgan' | 'maxim' | 'restore';
   model: string;
   scale?: number;
+  /** ESRGAN backend (default: the pool's). */
+  backend?: AiBackend;
+  /** Parameters of a 'restore' task (denoise-core.mjs `restoreTile`). */
+  params?: RestoreTileParams;
   width: number;
   height: number;
   /** Interleaved RGB bytes; transferred to the worker (do not reuse). */
   data: Uint8Array;
 }
+
+/** 'onnx': ONNX Runtime with the converted weights (default); 'wasm': tfjs-backend-wasm. */
+export type AiBackend = 'onnx' | 'wasm';
 
 export interface TileResult {
   width: number;
@@ -47,10 +59,20 @@ interface Slot {
   busy: Pending | null;
   idleTimer: NodeJS.Timeout | null;
   dead: boolean;
+  /**
+   * An aborted ONNX Runtime inference still running: terminating a worker
+   * inside onnxruntime-node's native code aborts the whole process, so the
+   * task is rejected at once and the worker finishes the tile, then idles.
+   */
+  draining: boolean;
+  /** Called on the worker's next message or exit (close() waits on it). */
+  onSettled: Array<() => void>;
 }
 
 export interface PoolOptions {
   size?: number;
+  /** ESRGAN backend (default 'onnx'; falls back to 'wasm' inside a worker that cannot load onnxruntime-node). */
+  backend?: AiBackend;
   idleMs?: number;
 }
 
@@ -58,6 +80,7 @@ const WORKER_URL = new URL('./tf-worker.mjs', import.meta.url);
 
 export class TfWorkerPool {
   readonly size: number;
+  readonly backend: AiBackend;
   private readonly idleMs: number;
   private slots: Slot[] = [];
   private queues = new Map<unknown, Pending[]>();
@@ -70,6 +93,7 @@ export class TfWorkerPool {
   constructor(opts: PoolOptions = {}) {
     this.size = Math.max(1, Math.floor(opts.size ?? Math.min(4, availableParallelism())));
     this.idleMs = opts.idleMs ?? 120_000;
+    this.backend = opts.backend ?? 'onnx';
   }
 
   /** Number of tasks waiting (not running). */
@@ -149,11 +173,17 @@ export class TfWorkerPool {
     const slot = this.slots.find((s) => s.busy === p);
     if (slot) {
       slot.busy = null;
-      this.kill(slot);
+      if (this.isNative(p)) slot.draining = true;
+      else this.kill(slot);
       this.settle(p);
       p.reject(new AbortError());
       this.pump();
     }
+  }
+
+  /** Whether a task runs inside onnxruntime-node (must not be terminated mid-run). */
+  private isNative(p: Pending): boolean {
+    return p.task.kind === 'esrgan' && (p.task.backend ?? this.backend) === 'onnx';
   }
 
   private dropGroup(g: unknown): void {
@@ -181,7 +211,7 @@ export class TfWorkerPool {
   private pump(): void {
     for (;;) {
       if (!this.order.length) return;
-      let slot = this.slots.find((s) => !s.busy && !s.dead);
+      let slot = this.slots.find((s) => !s.busy && !s.dead && !s.draining);
       if (!slot) {
         if (this.slots.length >= this.size) return;
         slot = this.spawn();
@@ -194,8 +224,17 @@ export class TfWorkerPool {
 
   private spawn(): Slot {
     const worker = new Worker(WORKER_URL, { execArgv: [] });
-    const slot: Slot = { worker, busy: null, idleTimer: null, dead: false };
+    const slot: Slot = { worker, busy: null, idleTimer: null, dead: false, draining: false, onSettled: [] };
     worker.on('message', (m: { id: number; ok: boolean; width?: number; height?: number; data?: Uint8Array; error?: string }) => {
+      for (const f of slot.onSettled.splice(0)) f();
+      if (slot.draining) {
+        slot.draining = false;
+        if (this.closed) return;
+        if (m.ok) this.idle(slot);
+        else this.kill(slot);
+        this.pump();
+        return;
+      }
       const p = slot.busy;
       if (!p || p.id !== m.id) return;
       slot.busy = null;
@@ -211,6 +250,7 @@ export class TfWorkerPool {
       this.pump();
     });
     const onGone = (err?: Error) => {
+      for (const f of slot.onSettled.splice(0)) f();
       if (slot.dead) return;
       slot.dead = true;
       this.slots = this.slots.filter((s) => s !== slot);
@@ -234,8 +274,8 @@ export class TfWorkerPool {
     slot.busy = p;
     slot.worker.ref();
     const t = p.task;
-    if (t.kind === 'warmup') slot.worker.postMessage({ id: p.id, kind: 'warmup' });
-    else slot.worker.postMessage({ id: p.id, ...t }, [t.data.buffer as ArrayBuffer]);
+    if (t.kind === 'warmup') slot.worker.postMessage({ id: p.id, kind: 'warmup', backend: this.backend });
+    else slot.worker.postMessage({ id: p.id, backend: this.backend, ...t }, [t.data.buffer as ArrayBuffer]);
   }
 
   private idle(slot: Slot): void {
@@ -268,13 +308,15 @@ export class TfWorkerPool {
     await Promise.all(
       slots.map(async (s) => {
         if (s.idleTimer) clearTimeout(s.idleTimer);
-        s.dead = true;
         const p = s.busy;
         s.busy = null;
         if (p) {
           this.settle(p);
           p.reject(new Error('The AI worker pool is closed'));
         }
+        // Let a native (ONNX Runtime) inference end first: terminating inside it aborts the process.
+        if (s.draining || (p && this.isNative(p))) await new Promise<void>((r) => s.onSettled.push(r));
+        s.dead = true;
         await s.worker.terminate();
       }),
     );

@@ -1,71 +1,46 @@
 /**
- * Image restore: one MAXIM pass (low-light enhancement for dark photos,
- * denoising for noisy ones, deblurring otherwise) on 256 px-class tiles,
- * then ESRGAN super-resolution to `upscaling`.
+ * Image restore at the photo's own resolution: the photo is analysed once
+ * (mean luma, noise sigma from the flattest Haar-wavelet blocks, Gaussian
+ * blur width from edges), then one classical pass runs on 512 px tiles with
+ * blended overlaps across every worker (denoise-core.mjs):
+ * - dark photos: gain + gamma, then denoising at the noise level measured
+ *   after brightening;
+ * - noisy photos: DCT hard threshold -> DCT Wiener -> guided non-local means;
+ * - blurred photos: Landweber deconvolution of the estimated Gaussian blur
+ *   (denoised first when there is some noise);
+ * - clean, sharp photos pass unchanged (nothing is smeared).
+ * Then ESRGAN super-resolution to `upscaling`.
  *
- * Time: MAXIM costs ~0.4 s per 1000 pixels on one worker (a 256x256 tile:
- * ~25 s warm, ~40 s on a worker's first run). To stay near the spec's
- * 30-60 s, MAXIM processes at most MAXIM_MAX_PIXELS (about two 256x256
- * tiles: one per worker): larger photos are shrunk for the MAXIM pass and
- * the super-resolution stage brings them to the requested size.
+ * Why not MAXIM (the UpscalerJS restoration models): on tfjs-wasm it costs
+ * ~300 cpu-s per megapixel, so a 12 MP photo would need ~30 minutes on two
+ * cores; earlier versions shrank photos to ~0.1 MP for it and lost to a 3x3
+ * median filter. bench/restore measures the classical path against NLM and
+ * the median; docs/decisions/016 has the figures.
  */
 import type { MediaOutput, RestoreImageInput, RunContext } from '../ai-provider.js';
 import { ProviderError } from '../ai-provider.js';
-import { decodeImage, encodeImage, imageSize, outputTypeFor, resizeAlpha, shrinkRgb } from './image-io.js';
+import type { RestoreTileParams } from './denoise-core.mjs';
+import { brighten, brightenParams, estimateBlurSigma, estimateNoiseSigma } from './denoise-core.mjs';
+import { decodeImage, encodeImage, imageSize, outputTypeFor, resizeAlpha } from './image-io.js';
 import type { EsrganSize } from './models.js';
-import { modelScaleFor, pickEsrgan } from './models.js';
+import { modelScaleFor, pickEsrgan, RESTORE_COST } from './models.js';
 import type { TfWorkerPool } from './pool.js';
 import type { RawImage } from './resample.js';
 import { runTiled } from './tiling.js';
 import { MAX_OUTPUT_PIXELS, superResolve } from './upscale.js';
 import { mp, throwIfAborted } from './util.js';
 
-/** MAXIM working area when the photo is small enough to run at native size: ~two 256x256 tiles. */
-export const MAXIM_MAX_PIXELS = 120_000;
-/** Largest MAXIM tile (pixels; sides are multiples of 64): ~25 s on one worker. */
-export const MAXIM_TILE_PIXELS = 66_000;
-const MAXIM_OVERLAP = 32;
-
-/**
- * Size to run MAXIM at for a w x h photo: native when it fits MAXIM_MAX_PIXELS,
- * otherwise a size made of `workers` tiles whose sides are exact multiples of
- * 64 (no padding wasted), aspect within a few percent of the photo's (the
- * final resize to the output size restores the exact aspect).
- */
-export function maximWorkSize(w: number, h: number, workers: number): { width: number; height: number; tile: number } {
-  const n = Math.max(1, Math.min(2, workers));
-  if (w * h <= MAXIM_MAX_PIXELS) {
-    // Native size; keep the short side in one tile when it is small.
-    const short = Math.min(w, h);
-    return { width: w, height: h, tile: short <= 384 ? Math.max(256, Math.ceil(short / 64) * 64) : 256 };
-  }
-  const landscape = w >= h;
-  const aspect = landscape ? w / h : h / w; // long / short >= 1
-  let best: { long: number; short: number; T: number; S: number; err: number; area: number } | null = null;
-  for (let T = 128; T <= 512; T += 64)
-    for (let S = 64; S <= 512; S += 64) {
-      if (T * S > MAXIM_TILE_PIXELS) continue;
-      const long = n * T - (n - 1) * MAXIM_OVERLAP;
-      if (long < S) continue;
-      const err = Math.abs(Math.log(long / S / aspect));
-      const area = long * S;
-      const better =
-        !best ||
-        (err <= 0.08 && best.err > 0.08) ||
-        (err <= 0.08 && best.err <= 0.08 && area > best.area) ||
-        (err > 0.08 && best.err > 0.08 && err < best.err);
-      if (better) best = { long, short: S, T, S, err, area };
-    }
-  if (!best) return { width: w, height: h, tile: 256 };
-  const tile = Math.max(best.T, best.S);
-  return landscape ? { width: best.long, height: best.short, tile } : { width: best.short, height: best.long, tile };
-}
-/** Mean luma (0..255) under which a photo counts as dark: low-light enhancement. */
+/** Tile side of the restoration pass and the overlap blended between tiles (> the 15 px NLM search + 8 px DCT patch). */
+export const RESTORE_TILE = 512;
+export const RESTORE_OVERLAP = 32;
+/** Mean luma (0..255) under which a photo counts as dark: brightened. */
 export const DARK_LUMA = 70;
-/** Estimated noise sigma (0..255) above which we denoise rather than deblur. */
-export const NOISY_SIGMA = 4;
-
-export type MaximModel = 'maxim-enhancement' | 'maxim-denoising' | 'maxim-deblurring';
+/** Above this noise sigma (0..255) blur cannot be measured reliably: such photos are denoised only. */
+export const DEBLUR_MAX_SIGMA = 5;
+/** Below this sigma a photo is clean: denoising would only smear it. */
+export const CLEAN_SIGMA = 1;
+/** Gaussian blur width (px) from which a photo is deblurred (a sharp photo measures ~0.5-0.65). */
+export const BLURRED_SIGMA = 0.85;
 
 /** Mean Rec.601 luma. */
 export function meanLuma(img: RawImage): number {
@@ -76,37 +51,67 @@ export function meanLuma(img: RawImage): number {
   return n ? s / n : 0;
 }
 
-/**
- * Noise sigma by Immerkaer's method (1996): the response to the mask
- * [1 -2 1; -2 4 -2; 1 -2 1] cancels image structure up to second order.
- */
+/** Noise sigma (0..255) of an RGB image: MAD of the flattest Haar HH blocks (denoise-core.mjs). */
 export function noiseSigma(img: RawImage): number {
-  const { width: w, height: h, data: d } = img;
-  if (w < 3 || h < 3) return 0;
-  const L = new Float32Array(w * h);
-  for (let i = 0; i < w * h; i++) L[i] = 0.299 * d[i * 3] + 0.587 * d[i * 3 + 1] + 0.114 * d[i * 3 + 2];
-  let s = 0;
-  for (let y = 1; y < h - 1; y++) {
-    for (let x = 1; x < w - 1; x++) {
-      const i = y * w + x;
-      const v =
-        L[i - w - 1] - 2 * L[i - w] + L[i - w + 1] - 2 * L[i - 1] + 4 * L[i] - 2 * L[i + 1] + L[i + w - 1] - 2 * L[i + w] + L[i + w + 1];
-      s += Math.abs(v);
-    }
-  }
-  return (Math.sqrt(Math.PI / 2) * s) / (6 * (w - 2) * (h - 2));
+  return estimateNoiseSigma(img.data, img.width, img.height);
 }
 
-export function chooseMaxim(img: RawImage): { model: MaximModel; why: string } {
+type RestoreQuality = keyof typeof RESTORE_COST;
+
+export interface RestorePlan {
+  params: RestoreTileParams | null;
+  /** What ran, for `model`, e.g. 'denoise (sigma 14.8): dct-wiener + guided nl-means'. */
+  label: string;
+  /** Progress stage. */
+  stage: string;
+}
+
+/**
+ * Decides the restoration pass for a photo; `workers` and `budgetSeconds`
+ * pick the 'full', 'fast' or 'draft' denoiser (RESTORE_COST) so large photos stay in time.
+ */
+export function planRestore(img: RawImage, workers: number, budgetSeconds: number): RestorePlan {
+  const mpx = (img.width * img.height) / 1e6;
+  const fits = (q: keyof typeof RESTORE_COST) => (RESTORE_COST[q] * mpx * 1.1) / Math.max(1, workers) <= budgetSeconds;
+  const quality: RestoreQuality = fits('full') ? 'full' : fits('fast') ? 'fast' : 'draft';
+  const denoiser = { full: 'dct-wiener + guided nl-means', fast: 'dct-wiener + guided nl-means (fast)', draft: 'dct-wiener (draft)' }[quality];
   const luma = meanLuma(img);
-  if (luma < DARK_LUMA) return { model: 'maxim-enhancement', why: `dark photo (mean luma ${luma.toFixed(0)})` };
+  if (luma < DARK_LUMA) {
+    const { gain, gamma } = brightenParams(img.data, img.width, img.height);
+    const sigma = estimateNoiseSigma(brighten(img.data, img.width, img.height, gain, gamma), img.width, img.height);
+    return {
+      params: { op: 'brighten', gain, gamma, sigma, quality },
+      label: `low-light (luma ${luma.toFixed(0)}, gain ${gain.toFixed(2)}, gamma ${gamma.toFixed(2)})${sigma >= CLEAN_SIGMA ? ` + denoise (sigma ${sigma.toFixed(1)}): ${denoiser}` : ''}`,
+      stage: 'Brightening',
+    };
+  }
   const sigma = noiseSigma(img);
-  if (sigma > NOISY_SIGMA) return { model: 'maxim-denoising', why: `noise sigma ${sigma.toFixed(1)}` };
-  return { model: 'maxim-deblurring', why: `noise sigma ${sigma.toFixed(1)}` };
+  if (sigma < DEBLUR_MAX_SIGMA) {
+    const blur = estimateBlurSigma(img.data, img.width, img.height);
+    if (blur >= BLURRED_SIGMA) {
+      // The estimate is used as is: tuned on bench/restore (fine structure makes it read low, not high).
+      const s = Math.min(3, blur);
+      return {
+        params: { op: 'deblur', blur: s, sigma },
+        label: `deblur (gaussian ${s.toFixed(2)} px${sigma > 1.5 ? `, sigma ${sigma.toFixed(1)}` : ''}): landweber`,
+        stage: 'Deblurring',
+      };
+    }
+  }
+  if (sigma >= CLEAN_SIGMA) {
+    return {
+      params: { op: 'denoise', sigma, quality },
+      label: `denoise (sigma ${sigma.toFixed(1)}): ${denoiser}`,
+      stage: 'Denoising',
+    };
+  }
+  return { params: null, label: `no noise or blur found (sigma ${sigma.toFixed(1)})`, stage: 'Checking' };
 }
 
 export interface RestoreDeps {
   pool: TfWorkerPool;
+  /** Seconds the restoration pass aims for (picks the full or fast denoiser; default 300). */
+  restoreBudgetSeconds?: number;
   /** Seconds the super-resolution stage may take (picks the ESRGAN model). */
   srBudgetSeconds: number;
   /** Back-projection iterations after the ESRGAN pass (default BACK_PROJECTION_ITERATIONS; 0 = off). */
@@ -127,27 +132,27 @@ export async function restoreImage(input: RestoreImageInput, ctx: RunContext, de
     );
   }
   ctx.onProgress({ stage: 'Reading image', fraction: 0.01 });
-  const ws = maximWorkSize(size.width, size.height, deps.pool.size);
-  const shrunk = ws.width !== size.width || ws.height !== size.height;
   const img = await decodeImage(input.image.path);
-  const work: RawImage = shrunk ? await shrinkRgb(img.rgb, ws.width, ws.height) : img.rgb;
-  const { model: maxim, why } = chooseMaxim(work);
-  const stageName = maxim === 'maxim-enhancement' ? 'Brightening' : maxim === 'maxim-denoising' ? 'Denoising' : 'Deblurring';
+  const work = img.rgb;
+  const plan = planRestore(work, deps.pool.size, deps.restoreBudgetSeconds ?? 300);
   const group = {};
   const srNeeded = outW > work.width || outH > work.height;
-  const maximShare = srNeeded ? 0.7 : 0.92;
-  ctx.onProgress({ stage: `${stageName} (${why})`, fraction: 0.03 });
-  const restored = await runTiled(deps.pool, work, {
-    kind: 'maxim',
-    model: maxim,
-    scale: 1,
-    tile: ws.tile,
-    overlap: MAXIM_OVERLAP,
-    minTiles: work.width * work.height >= 128 * 128 ? deps.pool.size : 1,
-    signal: ctx.signal,
-    group,
-    onTile: (d, t) => ctx.onProgress({ stage: `${stageName} tile ${d} of ${t}`, fraction: 0.03 + maximShare * (d / t) }),
-  });
+  const share = srNeeded ? 0.6 : 0.9;
+  ctx.onProgress({ stage: plan.stage, fraction: 0.03 });
+  const restored = plan.params
+    ? await runTiled(deps.pool, work, {
+        kind: 'restore',
+        model: plan.params.op,
+        params: plan.params,
+        scale: 1,
+        tile: RESTORE_TILE,
+        overlap: RESTORE_OVERLAP,
+        minTiles: work.width * work.height >= 64 * 64 ? deps.pool.size : 1,
+        signal: ctx.signal,
+        group,
+        onTile: (d, t) => ctx.onProgress({ stage: `${plan.stage} tile ${d} of ${t}`, fraction: 0.03 + share * (d / t) }),
+      })
+    : work;
   throwIfAborted(ctx.signal);
 
   let srModel: EsrganSize | null = null;
@@ -159,8 +164,8 @@ export async function restoreImage(input: RestoreImageInput, ctx: RunContext, de
       const ms = modelScaleFor(Math.max(outW / restored.width, outH / restored.height));
       // edsr: the fast backbone (slim/medium); rdn: the best that fits (thick when it fits).
       const candidates: EsrganSize[] = input.backbone === 'rdn' ? ['thick', 'medium', 'slim'] : ['medium', 'slim'];
-      srModel = pickEsrgan(restored.width * restored.height, ms, deps.srBudgetSeconds, deps.pool.size, candidates);
-      ctx.onProgress({ stage: `Super-resolution (esrgan-${srModel})`, fraction: 0.74 });
+      srModel = pickEsrgan(restored.width * restored.height, ms, deps.srBudgetSeconds, deps.pool.size, candidates, deps.pool.backend);
+      ctx.onProgress({ stage: `Super-resolution (esrgan-${srModel})`, fraction: 0.64 });
     }
     const sr = await superResolve(restored, outW, outH, {
       pool: deps.pool,
@@ -168,7 +173,7 @@ export async function restoreImage(input: RestoreImageInput, ctx: RunContext, de
       signal: ctx.signal,
       group,
       backProjection: deps.backProjection,
-      onTile: (d, t) => ctx.onProgress({ stage: `Super-resolution tile ${d} of ${t}`, fraction: 0.74 + 0.2 * (d / t) }),
+      onTile: (d, t) => ctx.onProgress({ stage: `Super-resolution tile ${d} of ${t}`, fraction: 0.64 + 0.3 * (d / t) }),
     });
     result = sr.image;
     srScale = sr.scale;
@@ -179,8 +184,7 @@ export async function restoreImage(input: RestoreImageInput, ctx: RunContext, de
   const alpha = img.alpha ? resizeAlpha(img.alpha, img.rgb.width, img.rgb.height, outW, outH) : null;
   const out = await encodeImage(result, alpha, outputTypeFor(img.format, !!alpha), ctx.workDir, 'restored');
   ctx.onProgress({ stage: 'Done', fraction: 1 });
-  const parts: string[] = [maxim];
-  if (shrunk) parts[0] += ` at ${work.width}x${work.height}`;
+  const parts: string[] = [plan.label];
   if (srModel && srScale !== 1) parts.push(`esrgan-${srModel} x${srScale}${backProjected ? ' + back-projection' : ''}`);
   return { ...out, model: `${parts.join(' + ')} (local)` };
 }

@@ -2,14 +2,23 @@
 // single-threaded per worker) on image tiles. Plain JavaScript on purpose, so
 // it runs the same under tsx, vitest and plain node.
 //
-// Messages in:  { id, kind: 'esrgan', model: 'esrgan-slim'|'esrgan-medium'|'esrgan-thick', scale: 2|3|4|8, width, height, data: Uint8Array(RGB) }
+// Messages in:  { id, kind: 'esrgan', model: 'esrgan-slim'|'esrgan-medium'|'esrgan-thick', scale: 2|3|4|8, backend: 'onnx'|'wasm', width, height, data: Uint8Array(RGB) }
 //               { id, kind: 'maxim',  model: 'maxim-denoising'|'maxim-deblurring'|'maxim-enhancement', width, height, data }
+//               { id, kind: 'restore', params: { op, sigma, ... }, width, height, data }  (classical, no tf)
 //               { id, kind: 'warmup' }
-// Messages out: { id, ok: true, width, height, data } | { id, ok: false, error }
+// Messages out: { id, ok: true, width, height, data, backend? } | { id, ok: false, error }
+//
+// ESRGAN runs on ONNX Runtime (one intra-op thread per worker; the pool has
+// one worker per core) with the tfjs weights converted in memory on first
+// use (onnx-convert.mjs); tfjs-wasm when asked or when onnxruntime-node
+// cannot load. MAXIM stays on tfjs (its graph uses ops we do not convert).
 import { parentPort } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { restoreTile } from './denoise-core.mjs';
+import { convertEsrganToOnnx, esrganDir, packageDir } from './onnx-convert.mjs';
+import { registerEsrganLayers } from './tf-layers.mjs';
 
 const require = createRequire(import.meta.url);
 let tf = null;
@@ -104,49 +113,6 @@ function registerEinsum(tf) {
   });
 }
 
-// Custom layers of the RRDN (esrgan-thick) models, as UpscalerJS defines them.
-function registerEsrganLayers(tf) {
-  const first = (i) => (Array.isArray(i) ? i[0] : i);
-  class MultiplyBeta extends tf.layers.Layer {
-    constructor() {
-      super({});
-      this.beta = 0.2;
-    }
-    call(inputs) {
-      return tf.mul(first(inputs), this.beta);
-    }
-    static className = 'MultiplyBeta';
-  }
-  tf.serialization.registerClass(MultiplyBeta);
-  for (const sc of [2, 3, 4, 8]) {
-    class PixelShuffle extends tf.layers.Layer {
-      constructor() {
-        super({});
-        this.scale = sc;
-      }
-      computeOutputShape(s) {
-        return [s[0], s[1], s[2], 3];
-      }
-      call(inputs) {
-        return tf.depthToSpace(first(inputs), sc, 'NHWC');
-      }
-    }
-    Object.defineProperty(PixelShuffle, 'className', { value: `PixelShuffle${sc}x` });
-    tf.serialization.registerClass(PixelShuffle);
-  }
-}
-
-function packageDir(name) {
-  let d = dirname(require.resolve(name));
-  for (;;) {
-    const pj = join(d, 'package.json');
-    if (existsSync(pj) && JSON.parse(readFileSync(pj, 'utf8')).name === name) return d;
-    const p = dirname(d);
-    if (p === d) throw new Error(`package folder of ${name} not found`);
-    d = p;
-  }
-}
-
 /** A tf.io handler reading model.json + weight shards from disk. */
 function fileHandler(dir) {
   return {
@@ -190,7 +156,7 @@ async function getModel(kind, name, scale) {
   let entry;
   if (kind === 'esrgan') {
     if (!/^esrgan-(slim|medium|thick)$/.test(name) || ![2, 3, 4, 8].includes(scale)) throw new Error('unknown model ' + key);
-    const dir = join(packageDir(`@upscalerjs/${name}`), 'models', `x${scale}`);
+    const dir = esrganDir(name, scale);
     const topo = readFileSync(join(dir, 'model.json'), 'utf8');
     const model = await tf.loadLayersModel(fileHandler(dir));
     // RDN models (slim, medium) take 0..255; RRDN (thick) takes 0..1.
@@ -223,7 +189,74 @@ function reflectIndex(i, n) {
   return m < n ? m : period - m;
 }
 
+let ort; // undefined: not tried; null: unavailable
+const sessions = new Map(); // key -> { session, inputScale, outputScale }
+
+function loadOrt() {
+  if (ort !== undefined) return ort;
+  try {
+    ort = require('onnxruntime-node');
+  } catch {
+    ort = null;
+  }
+  return ort;
+}
+
+async function getSession(name, scale) {
+  const key = `${name}/x${scale}`;
+  const hit = sessions.get(key);
+  if (hit) {
+    sessions.delete(key);
+    sessions.set(key, hit);
+    return hit;
+  }
+  while (sessions.size >= MAX_MODELS) {
+    const [oldKey, old] = sessions.entries().next().value;
+    sessions.delete(oldKey);
+    await old.session.release();
+  }
+  if (!/^esrgan-(slim|medium|thick)$/.test(name) || ![2, 3, 4, 8].includes(scale)) throw new Error('unknown model ' + key);
+  const dir = esrganDir(name, scale);
+  const { bytes, inputScale, outputScale } = convertEsrganToOnnx(dir);
+  const session = await ort.InferenceSession.create(bytes, {
+    intraOpNumThreads: 1,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+  });
+  const entry = { session, inputScale, outputScale };
+  sessions.set(key, entry);
+  return entry;
+}
+
+async function runEsrganOnnx(msg) {
+  const { session, inputScale, outputScale } = await getSession(msg.model, msg.scale);
+  const { width: w, height: h, data } = msg;
+  const plane = w * h;
+  const x = new Float32Array(plane * 3);
+  for (let i = 0; i < plane; i++) {
+    x[i] = data[i * 3] * inputScale;
+    x[plane + i] = data[i * 3 + 1] * inputScale;
+    x[2 * plane + i] = data[i * 3 + 2] * inputScale;
+  }
+  const res = await session.run({ input: new ort.Tensor('float32', x, [1, 3, h, w]) });
+  const out = res.output;
+  const [, , oh, ow] = out.dims;
+  const o = out.data;
+  const op = oh * ow;
+  const bytes = new Uint8Array(op * 3);
+  for (let i = 0; i < op; i++)
+    for (let c = 0; c < 3; c++) {
+      const v = o[c * op + i] * outputScale;
+      bytes[i * 3 + c] = v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v);
+    }
+  out.dispose?.();
+  return { width: ow, height: oh, data: bytes, backend: 'onnx' };
+}
+
 async function runEsrgan(msg) {
+  if (msg.backend !== 'wasm' && loadOrt()) return runEsrganOnnx(msg);
+  await initTf();
   const { model, range255 } = await getModel('esrgan', msg.model, msg.scale);
   const { width: w, height: h, data } = msg;
   const f = new Float32Array(w * h * 3);
@@ -282,12 +315,20 @@ async function runMaxim(msg) {
 
 parentPort.on('message', async (msg) => {
   try {
-    await initTf();
     let res;
+    if (msg.kind === 'restore') {
+      res = { width: msg.width, height: msg.height, data: restoreTile(msg.data, msg.width, msg.height, msg.params) };
+      parentPort.postMessage({ id: msg.id, ok: true, ...res }, [res.data.buffer]);
+      return;
+    }
     if (msg.kind === 'esrgan') res = await runEsrgan(msg);
-    else if (msg.kind === 'maxim') res = await runMaxim(msg);
-    else if (msg.kind === 'warmup') res = { width: 0, height: 0, data: new Uint8Array(0) };
-    else throw new Error('unknown task ' + msg.kind);
+    else if (msg.kind === 'maxim') {
+      await initTf();
+      res = await runMaxim(msg);
+    } else if (msg.kind === 'warmup') {
+      if (msg.backend === 'wasm' || !loadOrt()) await initTf();
+      res = { width: 0, height: 0, data: new Uint8Array(0), backend: ort ? 'onnx' : 'wasm' };
+    } else throw new Error('unknown task ' + msg.kind);
     parentPort.postMessage({ id: msg.id, ok: true, ...res }, [res.data.buffer]);
   } catch (e) {
     parentPort.postMessage({ id: msg.id, ok: false, error: e && e.message ? e.message : String(e) });

@@ -5,6 +5,7 @@
  * in bands of one tile row at a time (Float32 for the band being blended,
  * 8-bit for the finished output), never a float copy of the whole image.
  */
+import type { RestoreTileParams } from './denoise-core.mjs';
 import type { TfWorkerPool } from './pool.js';
 import type { RawImage } from './resample.js';
 import { throwIfAborted } from './util.js';
@@ -48,8 +49,9 @@ function axisWeights(spans: Span[], k: number, outLen: number): { w: Float32Arra
 }
 
 export interface TiledRunOptions {
-  kind: 'esrgan' | 'maxim';
+  kind: 'esrgan' | 'maxim' | 'restore';
   model: string;
+  params?: RestoreTileParams;
   /** Output / input size ratio of the model (1 for MAXIM). */
   scale: number;
   tile: number;
@@ -140,7 +142,7 @@ export async function runTiled(pool: TfWorkerPool, src: RawImage, opts: TiledRun
       tasks.push(
         pool
           .run(
-            { kind: opts.kind, model: opts.model, scale: k, width: sx.size, height: sy.size, data },
+            { kind: opts.kind, model: opts.model, scale: k, params: opts.params, width: sx.size, height: sy.size, data },
             { signal: opts.signal, group: opts.group },
           )
           .then((res) => {

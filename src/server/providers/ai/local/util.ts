@@ -17,31 +17,6 @@ export function isAbortError(err: unknown): boolean {
   return err instanceof Error && err.name === 'AbortError';
 }
 
-/** Rejects when the signal aborts; resolves with the promise otherwise. */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new AbortError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new AbortError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
-}
-
-export function clamp(v: number, lo: number, hi: number): number {
-  if (Number.isNaN(v)) return lo;
-  return v < lo ? lo : v > hi ? hi : v;
-}
-
 /** Nearest even integer >= 2. */
 export function even(v: number): number {
   return Math.max(2, Math.round(v / 2) * 2);

@@ -16,7 +16,7 @@ import { ffmpegPath, probeMedia, runProcess } from './ffmpeg.js';
 import { LIMIT_INPUT_PIXELS } from './image-io.js';
 import type { EsrganSize } from './models.js';
 import { estimateSeconds, modelScaleFor } from './models.js';
-import type { TfWorkerPool } from './pool.js';
+import type { AiBackend, TfWorkerPool } from './pool.js';
 import type { RawImage } from './resample.js';
 import { resampleWindow } from './resample.js';
 import { superResolve } from './upscale.js';
@@ -297,11 +297,12 @@ export function planVideoUpscale(
   workers: number,
   budgetSeconds: number,
   candidates: EsrganSize[] = ['medium', 'slim'],
+  backend: AiBackend = 'onnx',
 ): { path: 'ai'; model: EsrganSize; estimate: number } | { path: 'lanczos'; estimate: number } {
   const ms = modelScaleFor(scale);
   const outMp = (width * height * scale * scale) / 1e6;
   for (const m of candidates) {
-    const est = frames * (estimateSeconds(m, ms, width * height, workers) + FRAME_OVERHEAD_PER_MP * outMp);
+    const est = frames * (estimateSeconds(m, ms, width * height, workers, backend) + FRAME_OVERHEAD_PER_MP * outMp);
     if (est <= budgetSeconds) return { path: 'ai', model: m, estimate: est };
   }
   return { path: 'lanczos', estimate: frames * outMp * 0.02 };
@@ -320,7 +321,7 @@ export async function upscaleVideo(input: UpscaleVideoInput, ctx: RunContext, de
     throw new ProviderError(`The result would be ${W}x${H}; the video upscaler makes videos up to 4K (3840x2160). Choose a lower scale.`);
   }
   const frames = Math.max(1, info.frames || Math.round(info.durationSeconds * info.fps));
-  const plan = planVideoUpscale(frames, info.width, info.height, scale, deps.pool.size, deps.aiBudgetSeconds, deps.model ? [deps.model] : undefined);
+  const plan = planVideoUpscale(frames, info.width, info.height, scale, deps.pool.size, deps.aiBudgetSeconds, deps.model ? [deps.model] : undefined, deps.pool.backend);
   const out = join(ctx.workDir, 'upscaled.mp4');
   const audioArgs = info.hasAudio ? ['-c:a', 'aac', '-b:a', '160k'] : [];
 

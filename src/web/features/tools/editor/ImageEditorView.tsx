@@ -3,7 +3,7 @@ import { Check, Plus, Wand2 } from 'lucide-react';
 import { PROMPT_MAX, toolValidationError } from '../../../../shared/tools.js';
 // The local editor's own parser (pure, no Node APIs): the form shows what it will do before anything is charged.
 import { parseEditCommands, validateEditPrompt } from '../../../../shared/edit-commands.js';
-import type { DashboardViewProps } from '../../dashboard/views';
+import type { DashboardViewProps } from '../../dashboard/view-ids';
 import { useToolProvider } from '../shared/access';
 import { AdvancedSettings, FieldHint, SwitchField } from '../shared/fields';
 import { ImageResult } from '../shared/results';
@@ -44,7 +44,7 @@ function appendCommand(prompt: string, command: string): string {
   return /[,;.]$/.test(p) ? `${p} ${command}` : `${p}, ${command}`;
 }
 
-/** SPEC §2 AI Image Editor: image + description of the changes; Advanced: safety checker (default off). */
+/** requirements §2 AI Image Editor: image + description of the changes; Advanced: safety checker (default off). */
 export default function ImageEditorView({ openView }: DashboardViewProps) {
   const id = useId();
   const { run, access, form, set, setForm, submitIfValid, startNew, running } = useToolView<EditorForm>(ENDPOINT, DEFAULTS);
@@ -121,7 +121,7 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
           )}
           {commandProblem && shownCommandProblem && <FieldHint tone="error">{shownCommandProblem}</FieldHint>}
           <div id={`${id}-examples`} className="mt-3">
-            <p className="mb-2 text-xs font-medium text-zinc-500">
+            <p className="mb-2 text-xs font-medium text-zinc-400">
               {local ? 'Commands the editor understands (click to add):' : 'Examples (click to add):'}
             </p>
             <div className="flex flex-wrap gap-1.5">
@@ -157,6 +157,7 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
           running={running}
           error={run.phase === 'error' ? run.error : null}
           refunded={run.refunded}
+          cancelled={run.cancelled}
         />
       </FormPanel>
     </ToolScreen>

@@ -7,9 +7,10 @@ import {
   RANGES,
   VIDEO_RESOLUTIONS,
   estimatedVideoSeconds,
+  formatVideoSeconds,
   toolValidationError,
 } from '../../../../shared/tools.js';
-import type { DashboardViewProps } from '../../dashboard/views';
+import type { DashboardViewProps } from '../../dashboard/view-ids';
 import { useToolProvider } from '../shared/access';
 import { AdvancedSettings, FieldHint, SeedField, SelectField, SliderField, SwitchField } from '../shared/fields';
 import { VideoResult } from '../shared/results';
@@ -69,7 +70,7 @@ const DEFAULTS: VideoForm = {
 
 const MOTION_CHIPS = ['slow zoom in', 'zoom out', 'pan left', 'pan right', 'tilt up', 'dramatic push in'];
 
-/** SPEC §7 body: FILM sends 1 interpolated frame and adjusts fps, none sends 0; fixed guidance_scale_2 3.5 and shift 5. */
+/** requirements §7 body: FILM sends 1 interpolated frame and adjusts fps, none sends 0; fixed guidance_scale_2 3.5 and shift 5. */
 function toBody(f: VideoForm): Record<string, unknown> {
   const film = f.interpolator === 'film';
   const body: Record<string, unknown> = {
@@ -89,7 +90,7 @@ function toBody(f: VideoForm): Record<string, unknown> {
     guidance_scale: f.guidanceScale,
     guidance_scale_2: 3.5,
     shift: 5,
-    // SPEC §5: LoRA entries without a path are dropped.
+    // requirements §5: LoRA entries without a path are dropped.
     loras: f.loras
       .filter((l) => l.path.trim())
       .map((l) => ({
@@ -99,7 +100,7 @@ function toBody(f: VideoForm): Record<string, unknown> {
         transformer: l.transformer,
       })),
   };
-  // SPEC §5: negative prompt only if non-blank; seed only when given.
+  // requirements §5: negative prompt only if non-blank; seed only when given.
   if (f.negativePrompt.trim()) body.negative_prompt = f.negativePrompt.trim();
   if (f.seed.trim()) body.seed = seedValue(f.seed) ?? f.seed.trim();
   return body;
@@ -107,7 +108,7 @@ function toBody(f: VideoForm): Record<string, unknown> {
 
 const newLora = (): LoraRow => ({ key: `lora-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, path: '', weight_name: '', scale: RANGES.loraScale.default, transformer: 'high' });
 
-/** SPEC §2 AI Image to Video (powered by Wan v2.2 when fal runs it). */
+/** requirements §2 AI Image to Video (powered by Wan v2.2 when fal runs it). */
 export default function ImageToVideoView({ openView }: DashboardViewProps) {
   const id = useId();
   const { run, access, form, set, setForm, submitIfValid, startNew, running } = useToolView<VideoForm>(ENDPOINT, DEFAULTS);
@@ -116,7 +117,7 @@ export default function ImageToVideoView({ openView }: DashboardViewProps) {
 
   const body = toBody(form);
   const validation = toolValidationError(ENDPOINT, body);
-  const seconds = estimatedVideoSeconds(form.numFrames, form.fps, form.interpolator);
+  const seconds = estimatedVideoSeconds(form.numFrames, form.fps);
 
   const submit = () => submitIfValid(body, validation);
 
@@ -138,11 +139,9 @@ export default function ImageToVideoView({ openView }: DashboardViewProps) {
       }
       run={run}
       access={access}
-      estimateNote={`Video length: about ${estimatedVideoSeconds(
-        Number(run.body?.num_frames ?? form.numFrames),
-        Number(run.body?.frames_per_second ?? form.fps),
-        (run.body?.interpolator_model as 'film' | 'none' | undefined) ?? form.interpolator,
-      )} s`}
+      estimateNote={`Video length: ${formatVideoSeconds(
+        estimatedVideoSeconds(Number(run.body?.num_frames ?? form.numFrames), Number(run.body?.frames_per_second ?? form.fps)),
+      )}`}
       result={
         run.result && (
           <VideoResult
@@ -188,7 +187,7 @@ export default function ImageToVideoView({ openView }: DashboardViewProps) {
 
         <p className="flex items-center gap-2 rounded-xl border border-sky-500/20 bg-sky-500/5 px-3 py-2 text-sm text-sky-200" data-testid="video-length" aria-live="polite">
           <Timer className="size-4 shrink-0" aria-hidden="true" />
-          Estimated video length: {seconds} s
+          Estimated video length: {formatVideoSeconds(seconds)}
         </p>
 
         <AdvancedSettings>
@@ -229,7 +228,7 @@ export default function ImageToVideoView({ openView }: DashboardViewProps) {
           </div>
 
           <div className="space-y-5 border-t border-zinc-800 pt-5">
-            <p className="text-xs font-semibold tracking-wider text-zinc-500 uppercase">Model</p>
+            <p className="text-xs font-semibold tracking-wider text-zinc-400 uppercase">Model</p>
             {local && (
               <FieldHint>
                 The settings below tune the Wan v2.2 model. The renderer on this server uses the image, the prompt, the frames, fps, resolution,
@@ -252,7 +251,7 @@ export default function ImageToVideoView({ openView }: DashboardViewProps) {
             />
             <div>
               <label htmlFor={`${id}-neg`} className="field-label">
-                Negative prompt <span className="font-normal text-zinc-500">(optional)</span>
+                Negative prompt <span className="font-normal text-zinc-400">(optional)</span>
               </label>
               <textarea
                 id={`${id}-neg`}
@@ -267,7 +266,7 @@ export default function ImageToVideoView({ openView }: DashboardViewProps) {
 
             <fieldset className="space-y-3">
               <legend className="field-label">LoRA weights</legend>
-              {form.loras.length === 0 && <p className="text-xs text-zinc-500">No LoRA weights. Entries without a path are not sent.</p>}
+              {form.loras.length === 0 && <p className="text-xs text-zinc-400">No LoRA weights. Entries without a path are not sent.</p>}
               {form.loras.map((l, i) => (
                 <div key={l.key} className="space-y-3 rounded-xl border border-zinc-800 bg-zinc-950/50 p-3" data-testid="lora-entry">
                   <div className="flex items-center justify-between">
@@ -296,7 +295,7 @@ export default function ImageToVideoView({ openView }: DashboardViewProps) {
                     </div>
                     <div>
                       <label htmlFor={`${id}-lw-${l.key}`} className="field-label">
-                        Weight name <span className="font-normal text-zinc-500">(optional)</span>
+                        Weight name <span className="font-normal text-zinc-400">(optional)</span>
                       </label>
                       <input
                         id={`${id}-lw-${l.key}`}
@@ -336,6 +335,7 @@ export default function ImageToVideoView({ openView }: DashboardViewProps) {
           running={running}
           error={run.phase === 'error' ? run.error : null}
           refunded={run.refunded}
+          cancelled={run.cancelled}
         />
       </FormPanel>
     </ToolScreen>

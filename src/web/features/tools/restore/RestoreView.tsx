@@ -1,6 +1,6 @@
 import { Sparkles } from 'lucide-react';
 import { RANGES, toolValidationError } from '../../../../shared/tools.js';
-import type { DashboardViewProps } from '../../dashboard/views';
+import type { DashboardViewProps } from '../../dashboard/view-ids';
 import { AdvancedSettings, SeedField, SelectField, SliderField } from '../shared/fields';
 import { ImageResult } from '../shared/results';
 import { SourceField, type SourceValue } from '../shared/SourceField';
@@ -26,11 +26,11 @@ const BACKBONES = [
   { value: 'rdn', label: 'RDN', hint: 'finer texture' },
 ] as const;
 
-/** SPEC §2 AI Image Restore: image; Advanced: upscaling 1-4 (step 0.5, default 2), backbone edsr/rdn, optional seed. */
+/** requirements §2 AI Image Restore: image; Advanced: upscaling 1-4 (step 0.5, default 2), backbone edsr/rdn, optional seed. */
 export default function RestoreView({ openView }: DashboardViewProps) {
   const { run, access, form, set, submitIfValid, startNew, running } = useToolView<RestoreForm>(ENDPOINT, DEFAULTS);
 
-  // SPEC §5: an empty seed is not sent.
+  // requirements §5: an empty seed is not sent.
   const body: Record<string, unknown> = { image_url: form.source?.ref ?? '', upscaling: form.upscaling, backbone: form.backbone };
   if (form.seed.trim()) body.seed = seedValue(form.seed) ?? form.seed.trim();
   const validation = toolValidationError(ENDPOINT, body);
@@ -85,6 +85,7 @@ export default function RestoreView({ openView }: DashboardViewProps) {
           running={running}
           error={run.phase === 'error' ? run.error : null}
           refunded={run.refunded}
+          cancelled={run.cancelled}
         />
       </FormPanel>
     </ToolScreen>

@@ -3,6 +3,7 @@ import { AlertCircle, Zap } from 'lucide-react';
 import clsx from 'clsx';
 import { TOOLS, type ToolEndpoint } from '../../../../shared/tools.js';
 import { Button } from '../../../components/Button';
+import { useToolEstimate } from './useToolEstimate';
 import { ProcessingOverlay } from '../../../components/ProcessingOverlay';
 import { usePurchaseDialog } from '../../payments/purchaseDialogContext';
 import type { ToolAccess } from './access';
@@ -19,7 +20,7 @@ const ACCENT: Record<Accent, string> = {
   rose: 'from-rose-500/25 to-rose-500/5 text-rose-300 ring-rose-500/30',
 };
 
-/** The red box of SPEC §8 (tool errors). */
+/** The red box of requirements §8 (tool errors). */
 export function ErrorBox({ children, className }: { children: ReactNode; className?: string }) {
   return (
     <div
@@ -33,14 +34,14 @@ export function ErrorBox({ children, className }: { children: ReactNode; classNa
   );
 }
 
-export interface ToolScreenProps {
+export interface ToolScreenProps<F> {
   endpoint: ToolEndpoint;
   icon: ComponentType<{ className?: string }>;
   accent?: Accent;
   /** Under the title, e.g. 'powered by Wan v2.2'. */
   subtitle?: ReactNode;
   description: ReactNode;
-  run: ToolRun<any>;
+  run: ToolRun<F>;
   access: ToolAccess;
   /** Second overlay line under the estimate (image to video: the video length). */
   estimateNote?: string;
@@ -51,8 +52,9 @@ export interface ToolScreenProps {
 }
 
 /** A tool screen: header, the form or the result, the red error box and the processing overlay. */
-export function ToolScreen({ endpoint, icon: Icon, accent = 'violet', subtitle, description, run, access, estimateNote, children, result }: ToolScreenProps) {
+export function ToolScreen<F>({ endpoint, icon: Icon, accent = 'violet', subtitle, description, run, access, estimateNote, children, result }: ToolScreenProps<F>) {
   const tool = TOOLS[endpoint];
+  const estimate = useToolEstimate(endpoint, run.body, run.phase === 'processing');
   return (
     <section aria-labelledby="tool-title" className="space-y-5">
       <header className="panel flex items-start gap-4 p-5 sm:p-6">
@@ -85,7 +87,7 @@ export function ToolScreen({ endpoint, icon: Icon, accent = 'violet', subtitle, 
         open={run.phase === 'processing'}
         title={tool.title}
         operation={tool.operation}
-        estimate={tool.estimate}
+        estimate={estimate}
         estimateNote={estimateNote}
         startedAt={run.startedAt}
         costLabel={access.costLabel}
@@ -114,20 +116,27 @@ export interface RunBarProps {
   error?: string | null;
   /** The failed run's ENERGY went back (said under the error unless the error says so). */
   refunded?: boolean;
+  /** The user cancelled the last run: `error` is a neutral notice. */
+  cancelled?: boolean;
 }
 
 /**
  * The run button with its cost, disabled while inputs are missing or invalid,
- * while running, or when the balance is short (SPEC §5), with the reason
+ * while running, or when the balance is short (requirements §5), with the reason
  * under it and a way to buy ENERGY.
  */
-export function RunBar({ verb, icon: Icon, access, validation, running, error, hint, refunded }: RunBarProps) {
+export function RunBar({ verb, icon: Icon, access, validation, running, error, hint, refunded, cancelled }: RunBarProps) {
   const { openPurchase } = usePurchaseDialog();
   const disabled = running || !!validation || !access.canAfford;
   const price = access.freeLabel ? 'FREE' : `${access.cost} ENERGY`;
   return (
     <div className="space-y-3">
-      {error && (
+      {error && cancelled && (
+        <p role="status" data-testid="run-cancelled" className="rounded-xl border border-zinc-700 bg-zinc-800/60 px-4 py-3 text-sm text-zinc-200">
+          {error}
+        </p>
+      )}
+      {error && !cancelled && (
         <ErrorBox>
           {error}
           {refunded && !access.freeLabel && !/refund/i.test(error) && (

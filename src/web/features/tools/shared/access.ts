@@ -15,7 +15,7 @@ export interface ToolAccess {
   freeLabel: string | null;
   /** '2 ENERGY' or the free label. */
   costLabel: string;
-  /** The balance is short for a paying user (SPEC §5). */
+  /** The balance is short for a paying user (requirements §5). */
   insufficient: boolean;
   /** 'Insufficient ENERGY. You need at least {cost} ENERGY to use {tool}', or null. */
   insufficientMessage: string | null;
@@ -25,7 +25,7 @@ export interface ToolAccess {
   canAfford: boolean;
 }
 
-/** What running a tool costs this user, and whether they can (SPEC §5, §6). */
+/** What running a tool costs this user, and whether they can (requirements §5, §6). */
 export function useToolAccess(endpoint: ToolEndpoint): ToolAccess {
   const user = useUser();
   const { rolesLoaded } = useAuth();

@@ -7,7 +7,7 @@ import clsx from 'clsx';
 
 export function FieldHint({ children, tone = 'muted', id }: { children: ReactNode; tone?: 'muted' | 'error'; id?: string }) {
   return (
-    <p id={id} className={clsx('mt-1.5 text-xs leading-relaxed', tone === 'error' ? 'text-rose-300' : 'text-zinc-500')}>
+    <p id={id} className={clsx('mt-1.5 text-xs leading-relaxed', tone === 'error' ? 'text-rose-300' : 'text-zinc-400')}>
       {children}
     </p>
   );
@@ -92,7 +92,7 @@ export function SwitchField({
           {label}
         </label>
         {description && (
-          <p id={`${id}-d`} className="mt-0.5 text-xs text-zinc-500">
+          <p id={`${id}-d`} className="mt-0.5 text-xs text-zinc-400">
             {description}
           </p>
         )}
@@ -166,7 +166,7 @@ export function SelectField<T extends string>({
                     <Check className="size-4 text-fuchsia-300" aria-hidden="true" />
                   </Select.ItemIndicator>
                   <Select.ItemText>{o.label}</Select.ItemText>
-                  {o.hint && <span className="ml-2 text-xs text-zinc-500">{o.hint}</span>}
+                  {o.hint && <span className="ml-2 text-xs text-zinc-400">{o.hint}</span>}
                 </Select.Item>
               ))}
             </Select.Viewport>
@@ -178,7 +178,7 @@ export function SelectField<T extends string>({
   );
 }
 
-/** SPEC §2: each tool has an 'Advanced Settings' collapsible section. */
+/** requirements §2: each tool has an 'Advanced Settings' collapsible section. */
 export function AdvancedSettings({ children, defaultOpen = false }: { children: ReactNode; defaultOpen?: boolean }) {
   const [open, setOpen] = useState(defaultOpen);
   return (
@@ -201,7 +201,7 @@ export function SeedField({ value, onChange, error }: { value: string; onChange:
   return (
     <div>
       <label htmlFor={id} className="field-label">
-        Seed <span className="font-normal text-zinc-500">(optional)</span>
+        Seed <span className="font-normal text-zinc-400">(optional)</span>
       </label>
       <input
         id={id}

@@ -1,10 +1,10 @@
 import { useEffect, useRef, type ComponentType, type ReactNode, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, Download, Film, Images, RotateCcw, Sparkles } from 'lucide-react';
-import { TOOLS, type ToolEndpoint } from '../../../../shared/tools.js';
+import { formatVideoSeconds, TOOLS, type ToolEndpoint } from '../../../../shared/tools.js';
 import { CompareSlider } from '../../../components/CompareSlider';
 import { downloadHref, downloadRoute, fetchLibraryItem, libraryKeys, type LibraryItem } from '../../library/api';
-import type { ViewId } from '../../dashboard/views';
+import type { ViewId } from '../../dashboard/view-ids';
 import type { ToolResult } from './useToolRun';
 
 /** GET /api/library/:id: the saved result (its signed links; the download keeps its name). */
@@ -41,7 +41,7 @@ export function ResultDetails({ result }: { result: ToolResult }) {
     if (str(settings.backbone)) items.push({ label: 'Backbone', value: String(settings.backbone).toUpperCase() });
   }
   const duration = num(result.duration_seconds);
-  if (duration !== undefined) items.push({ label: 'Duration', value: `${Math.round(duration * 10) / 10} s` });
+  if (duration !== undefined) items.push({ label: 'Duration', value: formatVideoSeconds(duration) });
   const prompt = str(result.prompt_used);
   return (
     <div className="space-y-2 text-xs text-zinc-400" data-testid="result-details">
@@ -49,7 +49,7 @@ export function ResultDetails({ result }: { result: ToolResult }) {
         <dl className="flex flex-wrap gap-x-4 gap-y-1.5">
           {items.map((i) => (
             <div key={i.label} className="flex items-baseline gap-1.5">
-              <dt className="text-zinc-500">{i.label}</dt>
+              <dt className="text-zinc-400">{i.label}</dt>
               <dd className="font-medium text-zinc-200">{i.value}</dd>
             </div>
           ))}
@@ -57,7 +57,7 @@ export function ResultDetails({ result }: { result: ToolResult }) {
       )}
       {prompt && (
         <p className="break-words">
-          <span className="text-zinc-500">Prompt used </span>
+          <span className="text-zinc-400">Prompt used </span>
           <span className="text-zinc-300">"{prompt}"</span>
         </p>
       )}
@@ -112,7 +112,7 @@ export interface ImageResultProps {
   icon?: ComponentType<{ className?: string }>;
 }
 
-/** SPEC §2 image result: before/after slider with backgrounds, Download, the new-run button, details, My Images. */
+/** requirements §2 image result: before/after slider with backgrounds, Download, the new-run button, details, My Images. */
 export function ImageResult({ endpoint, result, afterField, beforeFallback, onNew, openView, icon: Icon = Sparkles }: ImageResultProps) {
   const tool = TOOLS[endpoint];
   const item = useLibraryItem(result.library_item_id);
@@ -151,7 +151,7 @@ export interface VideoResultProps {
   openView: (id: ViewId) => void;
 }
 
-/** SPEC §2 video result: player, Download, 'New Video', 'Reuse', details, My Videos. */
+/** requirements §2 video result: player, Download, 'New Video', 'Reuse', details, My Videos. */
 export function VideoResult({ endpoint, result, videoField, onNew, onReuse, openView }: VideoResultProps) {
   const tool = TOOLS[endpoint];
   const item = useLibraryItem(result.library_item_id);

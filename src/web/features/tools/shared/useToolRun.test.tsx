@@ -120,6 +120,11 @@ describe('useToolRun', () => {
     expect(polls).toBeGreaterThan(0);
     expect(result.current.result?.upscaled_url).toBe('/late.png');
     expect(result.current.jobId).toBe('j9');
+    // The run asked for its job id at once and followed that job only: no guessing from the recent list.
+    const [post] = toolPosts();
+    expect((post.init?.headers as Record<string, string>).Prefer).toBe('respond-async');
+    expect(calls.filter((c) => c.url.startsWith('/api/jobs?'))).toHaveLength(0);
+    expect(calls.filter((c) => c.url.startsWith('/api/jobs/') && !c.url.startsWith('/api/jobs/j9'))).toHaveLength(0);
   });
 
   it('after a reload, reattaches to the remembered job and restores its form', async () => {
@@ -165,14 +170,15 @@ describe('useToolRun', () => {
     );
     stubFetch((url, init) => {
       if (url === '/api/jobs/j7/cancel' && init?.method === 'POST')
-        return { status: 200, body: { id: 'j7', status: 'canceled', error: 'The run was cancelled. Your ENERGY has been refunded.' } };
+        return { status: 200, body: { id: 'j7', status: 'canceled', cost: 2, error: 'The run was cancelled. Your ENERGY has been refunded.' } };
       return { status: 200, body: { id: 'j7', tool: 'fal-upscaler', status: 'running', progress_stage: 'x', progress_fraction: 0.1 } };
     });
     const { Wrapper } = wrapper();
     const { result } = renderHook(() => useToolRun('fal-upscaler'), { wrapper: Wrapper });
     await act(() => result.current.cancel());
     expect(result.current.phase).toBe('error');
-    expect(result.current.error).toBe('The run was cancelled. Your ENERGY has been refunded.');
+    expect(result.current.error).toBe('Cancelled, 2 ENERGY refunded');
+    expect(result.current.cancelled).toBe(true);
     expect(sessionStorage.length).toBe(0);
   });
 });

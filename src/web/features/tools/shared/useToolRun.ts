@@ -2,12 +2,13 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { messages } from '../../../../shared/messages.js';
 import { TOOLS, type ToolEndpoint, type ToolJob } from '../../../../shared/tools.js';
+import { toolJob } from '../../../../shared/tool-results.js';
 import { queryKeys } from '../../../lib/queryKeys';
 import { useServerEvent, useServerReconnect } from '../../../lib/events';
 import { libraryKeys } from '../../library/api';
 
 /**
- * One tool run, from the click to the result (SPEC §4: idle -> processing ->
+ * One tool run, from the click to the result (requirements §4: idle -> processing ->
  * result | error).
  *
  *   const run = useToolRun<MyForm>('fal-upscaler');
@@ -20,11 +21,10 @@ import { libraryKeys } from '../../library/api';
  * - Every submit carries a fresh `Idempotency-Key` (a UUID), reused by every
  *   retry of that same submit, so a double click, a network retry or a
  *   reload never charges twice.
- * - The POST waits for the result. Meanwhile the job id is learnt from the
- *   job's own SSE event (or GET /api/jobs), so that the overlay can show the
- *   job's real progress and the run can be cancelled.
- * - A 202 (still running when the server stopped waiting) is followed via
- *   SSE + GET /api/jobs/:id, then GET /api/jobs/:id/result.
+ * - The POST asks `Prefer: respond-async`: the server charges, queues and
+ *   answers 202 with the job id at once. The run is then followed by that id:
+ *   its SSE events carry progress and the end, GET /api/jobs/:id every few
+ *   seconds backs them up, and GET /api/jobs/:id/result gives the answer.
  * - The run is remembered in sessionStorage per tool: after a reload the
  *   overlay comes back and follows the job to its result (with the job id:
  *   GET /api/jobs/:id; without it yet: the same POST with the same key, which
@@ -65,6 +65,8 @@ export interface ToolRunState<F> {
   canceling: boolean;
   /** The run was charged, then failed or was cancelled: its ENERGY went back. */
   refunded: boolean;
+  /** The user cancelled the run: `error` then holds a neutral notice, not a failure. */
+  cancelled: boolean;
 }
 
 export interface ToolRun<F> extends ToolRunState<F> {
@@ -86,15 +88,17 @@ interface StoredRun<F> {
 interface Active<F> extends StoredRun<F> {
   abort: AbortController;
   done: boolean;
-  /** Open jobs of this tool that existed before the click (never adopted). */
-  exclude: Set<string>;
   fetchingResult: boolean;
 }
 
 const STORAGE_PREFIX = 'pixelrush.toolRun.';
 const POLL_MS = 3_000;
 const NETWORK_ERROR = 'Could not reach the server. Check your connection and try again.';
-const OPEN: ReadonlySet<string> = new Set(['queued', 'running']);
+/** What a run the user cancelled says (neutral: nothing went wrong). */
+export function cancelledNotice(refunded: number): string {
+  return refunded > 0 ? `Cancelled, ${refunded} ENERGY refunded` : 'Cancelled';
+}
+
 const ENDED: ReadonlySet<string> = new Set(['succeeded', 'failed', 'canceled']);
 
 const storageKey = (endpoint: ToolEndpoint) => `${STORAGE_PREFIX}${endpoint}`;
@@ -141,16 +145,21 @@ const sleep = (ms: number, signal: AbortSignal) =>
     }, { once: true });
   });
 
-async function getJson(path: string, signal: AbortSignal, init?: RequestInit): Promise<{ status: number; data: any }> {
+/** What following a run reads of GET /api/jobs/:id. */
+const jobProgress = toolJob.pick({ status: true, progress_stage: true, progress_fraction: true });
+
+/** A JSON object answer, or null for anything else. */
+type Answer = { [field: string]: unknown } | null;
+
+async function getJson(path: string, signal: AbortSignal, init?: RequestInit): Promise<{ status: number; data: Answer }> {
   const res = await fetch(path, { credentials: 'include', headers: { Accept: 'application/json' }, signal, ...init });
   const text = await res.text();
-  let data: any = null;
   try {
-    data = text ? JSON.parse(text) : null;
+    const parsed: unknown = text ? JSON.parse(text) : null;
+    return { status: res.status, data: parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Answer) : null };
   } catch {
-    data = null;
+    return { status: res.status, data: null };
   }
-  return { status: res.status, data };
 }
 
 const IDLE_PROGRESS: RunProgress = { status: 'submitting', stage: null, fraction: 0 };
@@ -168,6 +177,7 @@ function initialState<F>(): ToolRunState<F> {
     reattached: false,
     canceling: false,
     refunded: false,
+    cancelled: false,
   };
 }
 
@@ -176,8 +186,6 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
   const qc = useQueryClient();
   const [state, setState] = useState<ToolRunState<F>>(initialState);
   const activeRef = useRef<Active<F> | null>(null);
-  /** Job ids this page has seen in events before the current submit. */
-  const seenRef = useRef(new Set<string>());
 
   const refreshAfterRun = useCallback(() => {
     void qc.invalidateQueries({ queryKey: queryKeys.me });
@@ -186,7 +194,7 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
   }, [qc]);
 
   const finish = useCallback(
-    (active: Active<F>, outcome: { result: ToolResult } | { error: string; refunded?: boolean }) => {
+    (active: Active<F>, outcome: { result: ToolResult } | { error: string; refunded?: boolean; cancelled?: boolean }) => {
       if (active.done || activeRef.current !== active) return;
       active.done = true;
       active.abort.abort();
@@ -199,6 +207,7 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
         jobId: active.jobId ?? ('result' in outcome ? ((outcome.result.job_id as string | undefined) ?? null) : null),
         canceling: false,
         refunded: 'error' in outcome && !!outcome.refunded,
+        cancelled: 'error' in outcome && !!outcome.cancelled,
         progress: 'result' in outcome ? { status: 'succeeded', stage: 'Done', fraction: 1 } : s.progress,
       }));
       refreshAfterRun();
@@ -208,7 +217,7 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
 
   /** A terminal answer of the tool call or of /api/jobs/:id/result. */
   const settleFrom = useCallback(
-    (active: Active<F>, status: number, data: any): 'done' | 'running' => {
+    (active: Active<F>, status: number, data: Answer): 'done' | 'running' => {
       if (status === 200 && data && typeof data === 'object') {
         finish(active, { result: data as ToolResult });
         return 'done';
@@ -217,6 +226,10 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
       if (status === 401) {
         void qc.invalidateQueries({ queryKey: queryKeys.me });
         finish(active, { error: messages.noToken });
+        return 'done';
+      }
+      if (status === 422 && data?.status === 'canceled') {
+        finish(active, { error: cancelledNotice(Number(data.energy_refunded) || 0), refunded: true, cancelled: true });
         return 'done';
       }
       const text = data && typeof data === 'object' && typeof data.error === 'string' && data.error ? data.error : tool.failure;
@@ -276,9 +289,10 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
       while (!signal.aborted && !active.done && active.jobId === jobId && jobId) {
         try {
           const { status, data } = await getJson(`/api/jobs/${encodeURIComponent(jobId)}`, signal);
-          if (status === 200 && data) {
-            applyJob(active, data as ToolJob);
-            if (ENDED.has((data as ToolJob).status)) {
+          const job = status === 200 ? jobProgress.safeParse(data) : null;
+          if (job?.success) {
+            applyJob(active, job.data);
+            if (ENDED.has(job.data.status)) {
               await fetchResult(active);
               if (active.done) return;
             }
@@ -298,43 +312,22 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
     [applyJob, fetchResult, finish, settleFrom, tool.failure],
   );
 
-  /** Until the job id is known: look for our job among the open ones (backs up the SSE event). */
-  const discover = useCallback(
-    async (active: Active<F>) => {
-      const signal = active.abort.signal;
-      await sleep(1_500, signal);
-      while (!signal.aborted && !active.done && !active.jobId) {
-        try {
-          const { status, data } = await getJson('/api/jobs?limit=10', signal);
-          const items: ToolJob[] = status === 200 && Array.isArray(data?.items) ? data.items : [];
-          const mine = items.find(
-            (j) => j.tool === endpoint && OPEN.has(j.status) && !active.exclude.has(j.id) && Date.parse(j.created_at) >= active.startedAt - 120_000,
-          );
-          if (mine) {
-            setJobId(active, mine.id);
-            applyJob(active, mine);
-            return;
-          }
-        } catch {
-          /* try again */
-        }
-        await sleep(2_000, signal);
-      }
-    },
-    [applyJob, endpoint, setJobId],
-  );
-
   /** The tool call itself (first submit, or a replay with the same key after a reload). */
   const post = useCallback(
     async (active: Active<F>) => {
       const signal = active.abort.signal;
       for (let attempt = 0; !signal.aborted && !active.done; attempt++) {
         let status: number;
-        let data: any;
+        let data: Answer;
         try {
           ({ status, data } = await getJson(`/functions/v1/${endpoint}`, signal, {
             method: 'POST',
-            headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Idempotency-Key': active.key },
+            headers: {
+              'Content-Type': 'application/json',
+              Accept: 'application/json',
+              'Idempotency-Key': active.key,
+              Prefer: 'respond-async',
+            },
             body: JSON.stringify(active.body),
           }));
         } catch {
@@ -371,7 +364,7 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
   const start = useCallback(
     (stored: StoredRun<F>, reattached: boolean) => {
       activeRef.current?.abort.abort();
-      const active: Active<F> = { ...stored, abort: new AbortController(), done: false, exclude: new Set(), fetchingResult: false };
+      const active: Active<F> = { ...stored, abort: new AbortController(), done: false, fetchingResult: false };
       activeRef.current = active;
       writeStored(endpoint, stored);
       setState({
@@ -394,23 +387,9 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
       // One run at a time per tool: a second click while processing is ignored.
       if (activeRef.current && !activeRef.current.done) return;
       const active = start({ v: 1, key: newKey(), body, form, jobId: null, startedAt: Date.now() }, false);
-      for (const id of seenRef.current) active.exclude.add(id);
-      void (async () => {
-        // Open runs of this tool from before the click are never mistaken for this one.
-        try {
-          const { status, data } = await getJson('/api/jobs?limit=20', active.abort.signal);
-          if (status === 200 && Array.isArray(data?.items)) {
-            for (const j of data.items as ToolJob[]) if (j.tool === endpoint && OPEN.has(j.status)) active.exclude.add(j.id);
-          }
-        } catch {
-          /* not essential */
-        }
-        if (active.abort.signal.aborted) return;
-        void discover(active);
-        await post(active);
-      })();
+      void post(active);
     },
-    [discover, endpoint, post, start],
+    [post, start],
   );
 
   // Reattach after a reload.
@@ -422,10 +401,7 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
     }
     const active = start(stored, true);
     if (stored.jobId) void follow(active);
-    else {
-      void discover(active);
-      void post(active); // same key: the server answers with the first job, no second charge
-    }
+    else void post(active); // same key: the server answers with the first job, no second charge
     return () => {
       // Leaving the view: stop following (the run goes on; coming back reattaches).
       if (activeRef.current === active) activeRef.current = null;
@@ -447,20 +423,7 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
     const ev = raw as Partial<ToolJob> | null;
     if (!ev || typeof ev.id !== 'string') return;
     const active = activeRef.current;
-    if (!active || active.done) {
-      seenRef.current.add(ev.id);
-      return;
-    }
-    if (!active.jobId) {
-      // Our job's first event: same tool, just created, not one we knew before.
-      if (ev.tool === endpoint && ev.status && OPEN.has(ev.status) && !active.exclude.has(ev.id) && !seenRef.current.has(ev.id)) {
-        setJobId(active, ev.id);
-      } else {
-        seenRef.current.add(ev.id);
-        return;
-      }
-    }
-    if (ev.id !== active.jobId) return;
+    if (!active || active.done || ev.id !== active.jobId) return;
     if (ev.status) applyJob(active, { status: ev.status, progress_stage: ev.progress_stage ?? null, progress_fraction: ev.progress_fraction ?? 0 });
     if (ev.status && ENDED.has(ev.status)) void fetchResult(active);
   });
@@ -480,7 +443,7 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
         method: 'POST',
       });
       if (status === 200) {
-        finish(active, { error: (data as ToolJob)?.error || 'The run was cancelled. Your ENERGY has been refunded.', refunded: true });
+        finish(active, { error: cancelledNotice(Number(data?.cost) || 0), refunded: true, cancelled: true });
         return;
       }
       // 409: it ended a moment ago; its outcome is on its way.

@@ -1,6 +1,6 @@
 import { ImageUpscale } from 'lucide-react';
 import { RANGES, toolValidationError } from '../../../../shared/tools.js';
-import type { DashboardViewProps } from '../../dashboard/views';
+import type { DashboardViewProps } from '../../dashboard/view-ids';
 import { AdvancedSettings, SliderField } from '../shared/fields';
 import { ImageResult } from '../shared/results';
 import { SourceField, type SourceValue } from '../shared/SourceField';
@@ -21,7 +21,7 @@ const DEFAULTS: UpscalerForm = {
   steps: RANGES.upscalerSteps.default,
 };
 
-/** SPEC §2 AI Image Upscaler: image, scale 2-8 (default 2); Advanced: steps 20-100 (display only). */
+/** requirements §2 AI Image Upscaler: image, scale 2-8 (default 2); Advanced: steps 20-100 (display only). */
 export default function UpscalerView({ openView }: DashboardViewProps) {
   const { run, access, form, set, submitIfValid, startNew, running } = useToolView<UpscalerForm>(ENDPOINT, DEFAULTS);
 
@@ -79,6 +79,7 @@ export default function UpscalerView({ openView }: DashboardViewProps) {
           running={running}
           error={run.phase === 'error' ? run.error : null}
           refunded={run.refunded}
+          cancelled={run.cancelled}
         />
       </FormPanel>
     </ToolScreen>

@@ -1,6 +1,6 @@
 import { MonitorUp } from 'lucide-react';
 import { RANGES, toolValidationError } from '../../../../shared/tools.js';
-import type { DashboardViewProps } from '../../dashboard/views';
+import type { DashboardViewProps } from '../../dashboard/view-ids';
 import { useToolProvider } from '../shared/access';
 import { AdvancedSettings, SliderField } from '../shared/fields';
 import { VideoResult } from '../shared/results';
@@ -17,7 +17,7 @@ interface VideoUpscalerForm {
 
 const DEFAULTS: VideoUpscalerForm = { source: null, scale: RANGES.videoUpscaleScale.default };
 
-/** SPEC §2 AI Video Upscaler: a video (tabs URL, Upload, Gallery; Gallery default), scale 1.5-4 (default 2). */
+/** requirements §2 AI Video Upscaler: a video (tabs URL, Upload, Gallery; Gallery default), scale 1.5-4 (default 2). */
 export default function VideoUpscalerView({ openView }: DashboardViewProps) {
   const { run, access, form, set, submitIfValid, startNew, running } = useToolView<VideoUpscalerForm>(ENDPOINT, DEFAULTS);
   const local = useToolProvider(ENDPOINT) !== 'fal';
@@ -73,6 +73,7 @@ export default function VideoUpscalerView({ openView }: DashboardViewProps) {
           running={running}
           error={run.phase === 'error' ? run.error : null}
           refunded={run.refunded}
+          cancelled={run.cancelled}
         />
       </FormPanel>
     </ToolScreen>

@@ -1,0 +1,20 @@
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths } from './schema';
+
+export type { paths };
+export type PixelRushClient = Client<paths>;
+
+/**
+ * A typed client for the PixelRush API, generated from its OpenAPI document
+ * (`npm run api:client` regenerates schema.d.ts). Every call is checked
+ * against the document at compile time: paths, bodies and answers.
+ *
+ * `apiKey` is a personal API key (dashboard -> API Keys), sent as a bearer token.
+ */
+export function createPixelRushClient(baseUrl: string, apiKey: string, init: { fetch?: typeof fetch } = {}): PixelRushClient {
+  return createClient<paths>({
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    headers: { authorization: `Bearer ${apiKey}` },
+    fetch: init.fetch,
+  });
+}

@@ -1,0 +1,29 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import { TOOLS, type ToolEndpoint } from '../../../shared/tools.js';
+import { EstimatesService } from './estimates.service.js';
+
+const params = z.object({ tool: z.enum(Object.keys(TOOLS) as [ToolEndpoint, ...ToolEndpoint[]]) });
+const query = z.object({ megapixels: z.coerce.number().positive().max(1000).optional() });
+const estimate = z.object({
+  source: z.enum(['history', 'default']),
+  median_seconds: z.number().nullable(),
+  p90_seconds: z.number().nullable(),
+  samples: z.number().int(),
+  text: z.string(),
+});
+
+/** How long a run of a tool takes here: measured from recent runs, scaled to the input's size. */
+export const estimatesRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
+  const service = new EstimatesService(ctx.db);
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/tools/:tool/estimate',
+    {
+      config: { auth: 'user' },
+      schema: { tags: ['tools'], params, querystring: query, response: { 200: estimate } },
+    },
+    async (req) => service.estimate(req.params.tool, req.query.megapixels),
+  );
+};

@@ -1,0 +1,2 @@
+// Types of tf-layers.mjs.
+export function registerEsrganLayers(tf: unknown): void;

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import type { AiProvider, LocalMedia, MediaOutput, RunContext } from '../providers/ai/ai-provider.js';
+import { ProviderError } from '../providers/ai/ai-provider.js';
+import type { ToolInfo } from '../../shared/tools.js';
+import type { BaseResult } from '../../shared/tool-results.js';
+
+/** The input a run reads, as a local file, and where it came from. */
+export interface ToolSource {
+  media: LocalMedia;
+  /** What the answer reports as original_url. */
+  originalUrl: string;
+  itemId: string | null;
+}
+
+/** What a provider made of one run. */
+export interface ToolOutcome<R extends BaseResult> {
+  output: MediaOutput & { durationSeconds?: number };
+  /** The tool's result fields; the worker adds where the input came from. */
+  result: Omit<R, 'original_url' | 'original_item_id'>;
+  /** Saved with the library item, and names it; null names it after the tool. */
+  prompt: string | null;
+}
+
+/** Links a success answer reports: the result's library item, and the input. */
+export interface AnswerLinks {
+  url: string | null;
+  originalUrl: string;
+}
+
+/**
+ * Everything about one tool, written once (see docs/decisions/012). I is the
+ * parsed input, R the recorded result, A the success answer.
+ */
+export interface ToolSpec<I extends object, R extends BaseResult, A extends object> {
+  /** Endpoint, pricing key and default price, input and output kinds, UI metadata. */
+  info: ToolInfo<string>;
+  input: z.ZodType<I>;
+  result: z.ZodType<R>;
+  /** The spec's success answer (declared on the route and in OpenAPI). */
+  response: z.ZodType<A>;
+  /** The library reference (item id or URL) the run reads. */
+  source(input: I): string;
+  /** Whether a provider can run this tool: checked at start for the provider each tool is assigned. */
+  supports(provider: AiProvider): boolean;
+  /** How a provider runs it. */
+  run(provider: AiProvider, input: I, source: LocalMedia, ctx: RunContext): Promise<ToolOutcome<R>>;
+  /** The tool's own answer fields; job_id, library_item_id, energy_used and model are added for every tool. */
+  respond(result: R, links: AnswerLinks): Omit<A, 'job_id' | 'library_item_id' | 'energy_used' | 'model'>;
+  /** Refuses an input the assigned provider cannot do, before any charge. */
+  refuse?(provider: AiProvider, input: I): string | null;
+  /** A library entry shown while the run goes on (long runs); the prompt names it. */
+  pending?(input: I): { prompt: string };
+}
+
+export type ParsedInput = Record<string, unknown>;
+
+/** A tool as the registry, routes, service and worker see it: every value checked against the tool's schemas. */
+export interface Tool {
+  readonly endpoint: string;
+  readonly info: ToolInfo<string>;
+  readonly schemas: { input: z.ZodType; result: z.ZodType; response: z.ZodType };
+  /** The first validation message, or the parsed input. */
+  parseInput(body: unknown): { ok: true; input: ParsedInput } | { ok: false; message: string };
+  supports(provider: AiProvider): boolean;
+  refuse(provider: AiProvider, input: ParsedInput): string | null;
+  /** Re-parses a stored input, reads its source and runs it; the result is checked before it is returned. */
+  execute(
+    provider: AiProvider,
+    storedInput: unknown,
+    resolve: (ref: string, kind: 'image' | 'video') => Promise<ToolSource>,
+    ctx: RunContext,
+  ): Promise<{ output: ToolOutcome<BaseResult>['output']; result: BaseResult; prompt: string | null; source: ToolSource }>;
+  /** The tool's answer fields for a recorded result (checked against the result schema). */
+  respond(result: unknown, links: AnswerLinks): { model: string; fields: object };
+  /** The prompt of a pending library entry, when the tool keeps one. */
+  pendingPrompt(input: ParsedInput): string | null;
+  readonly hasPending: boolean;
+}
+
+/** A provider answered something the tool's result schema refuses: the run fails (refunded), not retried. */
+export class InvalidResultError extends ProviderError {
+  constructor(
+    message: string,
+    readonly detail: string,
+  ) {
+    super(message);
+    this.name = 'InvalidResultError';
+  }
+}
+
+const firstIssue = (error: z.ZodError, fallback: string) => error.issues[0]?.message ?? fallback;
+
+/** Turns a typed tool spec into the registry's view of it. */
+export function defineTool<I extends object, R extends BaseResult, A extends object>(spec: ToolSpec<I, R, A>): Tool {
+  const parse = (value: unknown): I => {
+    const parsed = spec.input.safeParse(value ?? {});
+    // A stored input that no longer parses (a schema changed since) fails the run, refunded.
+    if (!parsed.success) throw new ProviderError(firstIssue(parsed.error, spec.info.failure));
+    return parsed.data;
+  };
+  const readResult = (value: unknown): R => {
+    const parsed = spec.result.safeParse(value);
+    if (!parsed.success) throw new Error(`${spec.info.endpoint}: result does not match its schema: ${firstIssue(parsed.error, 'invalid')}`);
+    return parsed.data;
+  };
+  return {
+    endpoint: spec.info.endpoint,
+    info: spec.info,
+    schemas: { input: spec.input, result: spec.result, response: spec.response },
+    hasPending: !!spec.pending,
+    parseInput(body) {
+      const parsed = spec.input.safeParse(body ?? {});
+      return parsed.success
+        ? { ok: true, input: parsed.data as ParsedInput }
+        : { ok: false, message: firstIssue(parsed.error, spec.info.failure) };
+    },
+    supports: (provider) => spec.supports(provider),
+    refuse: (provider, input) => spec.refuse?.(provider, parse(input)) ?? null,
+    async execute(provider, storedInput, resolve, ctx) {
+      const input = parse(storedInput);
+      const source = await resolve(spec.source(input), spec.info.input);
+      ctx.onProgress({ stage: 'Processing', fraction: 0.05 });
+      const outcome = await spec.run(provider, input, source.media, ctx);
+      const result = spec.result.safeParse({ ...outcome.result, original_url: source.originalUrl, original_item_id: source.itemId });
+      if (!result.success) {
+        throw new InvalidResultError(spec.info.failure, `${spec.info.endpoint}: ${z.prettifyError(result.error)}`);
+      }
+      return { output: outcome.output, result: result.data, prompt: outcome.prompt, source };
+    },
+    respond(value, links) {
+      const result = readResult(value);
+      return { model: result.model, fields: spec.respond(result, links) };
+    },
+    pendingPrompt: (input) => (spec.pending ? spec.pending(parse(input)).prompt : null),
+  };
+}

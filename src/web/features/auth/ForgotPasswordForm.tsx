@@ -1,0 +1,79 @@
+import { useId, useState, type FormEvent } from 'react';
+import { AlertCircle, ArrowLeft, Mail, MailCheck } from 'lucide-react';
+import { messages } from '../../../shared/messages.js';
+import { Button } from '../../components/Button';
+import { errorMessage } from '../../lib/api';
+import { accountApi } from '../account/accountApi';
+
+/** 'Forgot password?': asks for the address and always answers the same way. */
+export function ForgotPasswordForm({ initialEmail, onBack }: { initialEmail: string; onBack: () => void }) {
+  const id = useId();
+  const [email, setEmail] = useState(initialEmail);
+  const [error, setError] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    if (!email.trim()) return setError(messages.emailRequired);
+    setBusy(true);
+    try {
+      setSent((await accountApi.forgotPassword(email.trim())).message);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="panel w-full p-6 shadow-2xl shadow-black/40 sm:p-8">
+      <div className="mb-6">
+        <h2 className="text-2xl font-bold tracking-tight text-white">Reset your password</h2>
+        <p className="mt-1 text-sm text-zinc-400">Enter the email you signed up with and we'll send you a link.</p>
+      </div>
+      {sent ? (
+        <div role="status" className="flex items-start gap-2.5 rounded-xl border border-emerald-500/40 bg-emerald-500/10 px-3.5 py-3 text-sm text-emerald-200">
+          <MailCheck className="mt-0.5 size-4 shrink-0 text-emerald-300" aria-hidden="true" />
+          <span>{sent}</span>
+        </div>
+      ) : (
+        <form noValidate onSubmit={submit} className="space-y-4" aria-label="Reset password">
+          {error && (
+            <div role="alert" className="flex items-start gap-2.5 rounded-xl border border-red-500/40 bg-red-500/10 px-3.5 py-3 text-sm text-red-300">
+              <AlertCircle className="mt-0.5 size-4 shrink-0 text-red-400" aria-hidden="true" />
+              <span>{error}</span>
+            </div>
+          )}
+          <div>
+            <label htmlFor={`${id}-email`} className="field-label">
+              Email
+            </label>
+            <div className="relative">
+              <Mail className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-500" aria-hidden="true" />
+              <input
+                id={`${id}-email`}
+                className="input pl-10"
+                type="email"
+                inputMode="email"
+                autoComplete="email"
+                placeholder="you@example.com"
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+              />
+            </div>
+          </div>
+          <Button type="submit" loading={busy} className="w-full py-3">
+            Send reset link
+          </Button>
+        </form>
+      )}
+      <p className="mt-6 text-center text-sm">
+        <button type="button" onClick={onBack} className="inline-flex items-center gap-1.5 rounded font-semibold text-fuchsia-400 underline-offset-4 hover:text-fuchsia-300 hover:underline">
+          <ArrowLeft className="size-4" aria-hidden="true" /> Back to sign in
+        </button>
+      </p>
+    </div>
+  );
+}

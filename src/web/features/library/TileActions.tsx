@@ -1,0 +1,82 @@
+import { DropdownMenu } from 'radix-ui';
+import { Download, Eye, EllipsisVertical, Sparkles, Trash2, Wand2, Wrench } from 'lucide-react';
+import { useNavigate } from 'react-router';
+import clsx from 'clsx';
+import { viewPath, type ViewId } from '../dashboard/view-ids';
+import { downloadHref, type LibraryItem } from './api';
+
+/** The image tools a library picture can be handed to. */
+const IMAGE_TOOLS: Array<{ view: ViewId; label: string; icon: typeof Sparkles }> = [
+  { view: 'fal-upscaler', label: 'Use in Image Upscaler', icon: Sparkles },
+  { view: 'fal-image-editor', label: 'Use in Image Editor', icon: Wand2 },
+  { view: 'restore', label: 'Use in Image Restore', icon: Wrench },
+  { view: 'fal-image-to-video', label: 'Use in Image to Video', icon: Sparkles },
+];
+
+/** The address that opens a tool with this library item already chosen as its source. */
+export function toolWithSource(view: ViewId, itemId: string): string {
+  return `${viewPath(view)}?source=${encodeURIComponent(itemId)}`;
+}
+
+const itemClass =
+  'flex cursor-pointer items-center gap-2 rounded-lg px-3 py-2 text-sm text-zinc-200 outline-none data-[highlighted]:bg-zinc-800 data-[highlighted]:text-white';
+
+/**
+ * A tile's actions in one menu (open, download, use in a tool, delete): on a phone there is no hover
+ * to reveal them, so the menu button is always shown there.
+ */
+export function TileActions({
+  item,
+  onOpen,
+  onDelete,
+  deleteLocked,
+}: {
+  item: LibraryItem;
+  onOpen: (item: LibraryItem) => void;
+  onDelete: (item: LibraryItem) => void;
+  deleteLocked: boolean;
+}) {
+  const navigate = useNavigate();
+  const ready = !!item.url;
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger
+        aria-label={`Actions for ${item.original_name}`}
+        className={clsx(
+          'absolute top-2 right-12 flex size-8 items-center justify-center rounded-full bg-black/60 text-zinc-200 transition hover:bg-zinc-700 hover:text-white',
+          'opacity-100 sm:[@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:group-focus-within:opacity-100 data-[state=open]:opacity-100',
+        )}
+      >
+        <EllipsisVertical className="size-4" aria-hidden="true" />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={6}
+          className="z-50 min-w-52 rounded-xl border border-zinc-700 bg-zinc-900 p-1 shadow-xl shadow-black/50"
+        >
+          <DropdownMenu.Item className={itemClass} onSelect={() => onOpen(item)}>
+            <Eye className="size-4" aria-hidden="true" /> Open
+          </DropdownMenu.Item>
+          {ready && (
+            <DropdownMenu.Item className={itemClass} asChild>
+              <a href={downloadHref(item)} download={item.original_name}>
+                <Download className="size-4" aria-hidden="true" /> Download
+              </a>
+            </DropdownMenu.Item>
+          )}
+          {ready &&
+            IMAGE_TOOLS.map((t) => (
+              <DropdownMenu.Item key={t.view} className={itemClass} onSelect={() => navigate(toolWithSource(t.view, item.id))}>
+                <t.icon className="size-4" aria-hidden="true" /> {t.label}
+              </DropdownMenu.Item>
+            ))}
+          <DropdownMenu.Separator className="my-1 h-px bg-zinc-800" />
+          <DropdownMenu.Item className={clsx(itemClass, 'text-rose-300')} disabled={deleteLocked} onSelect={() => onDelete(item)}>
+            <Trash2 className="size-4" aria-hidden="true" /> Delete
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}

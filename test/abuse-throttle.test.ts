@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '../src/shared/messages.js';
+import { Limiter } from '../src/server/features/limits/limiter.js';
+import { createTestApp, type TestApp } from './helpers/test-app.js';
+
+/**
+ * The sign-in throttle under parallel attack (issue: 75 of 150 parallel
+ * guesses were checked). Attempts are counted before the password check in
+ * one locked step, so the count holds however many requests race.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const signIn = (email: string, password: string, ip: string) =>
+  t.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email, password }, remoteAddress: ip });
+const signUp = (email: string, ip: string, password = 'password1') =>
+  t.app.inject({ method: 'POST', url: '/api/auth/sign-up/email', payload: { name: 'Victim', email, password }, remoteAddress: ip });
+
+describe('sign-in throttle under parallel attack', () => {
+  it('150 parallel wrong passwords from 150 addresses: 10 are checked, the rest get 429 with Retry-After', async () => {
+    expect((await signUp('victim@example.com', '10.9.0.1')).statusCode).toBe(200);
+    const answers = await Promise.all(
+      Array.from({ length: 150 }, (_, i) => signIn('victim@example.com', `guess-${i}`, `172.16.${Math.floor(i / 200)}.${i % 200}`)),
+    );
+    const checked = answers.filter((a) => a.statusCode === 401);
+    const limited = answers.filter((a) => a.statusCode === 429);
+    expect(checked).toHaveLength(10);
+    expect(limited).toHaveLength(140);
+    for (const a of limited) {
+      expect(a.json()).toEqual({ error: messages.tooManyAttempts, code: 'rate_limited', request_id: expect.any(String) });
+      const wait = Number(a.headers['retry-after']);
+      expect(wait).toBeGreaterThanOrEqual(1);
+      expect(wait).toBeLessThanOrEqual(60);
+    }
+    // The owner, at the address they signed up from, is not locked out by strangers.
+    expect((await signIn('victim@example.com', 'password1', '10.9.0.1')).statusCode).toBe(200);
+    // A stranger's address with the right password is still behind the account-wide wall.
+    expect((await signIn('victim@example.com', 'password1', '172.16.9.9')).statusCode).toBe(429);
+  }, 60_000);
+
+  it('one address guessing one account in parallel gets 10 checks, even at a known address', async () => {
+    expect((await signUp('home@example.com', '10.9.0.2')).statusCode).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => signIn('home@example.com', `nope-${i}`, '10.9.0.2')));
+    expect(answers.filter((a) => a.statusCode === 401)).toHaveLength(10);
+    expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(30);
+  }, 60_000);
+
+  it('one address spraying many accounts gets its per-address allowance, and other addresses are untouched', async () => {
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => signIn(`spray${i}@example.com`, 'guess', '203.0.113.77')));
+    expect(answers.filter((a) => a.statusCode === 401)).toHaveLength(20);
+    expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(40);
+    expect((await signIn('spray1@example.com', 'guess', '203.0.113.78')).statusCode).toBe(401);
+  }, 60_000);
+
+  it('sign-ups are throttled per address, and do not share a counter with sign-in', async () => {
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => signUp(`new${i}@example.com`, '198.18.0.5')));
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(20);
+    expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(10);
+    const rows = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM users WHERE email LIKE 'new%@example.com'");
+    expect(rows[0]!.n).toBe(20);
+    // The same address can still sign in to an account it made.
+    expect((await signIn('new0@example.com', 'password1', '198.18.0.5')).statusCode).toBe(200);
+  }, 60_000);
+});
+
+describe('limiter', () => {
+  it('is a sliding window: after the oldest attempt leaves the window there is room for one more', async () => {
+    const limiter = new Limiter(t.db);
+    const rule = { key: `test:slide:${Date.now()}`, limit: 3, windowSeconds: 2 };
+    for (let i = 0; i < 3; i++) expect((await limiter.take([rule])).ok).toBe(true);
+    const refused = await limiter.take([rule]);
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.retryAfterSeconds).toBeLessThanOrEqual(2);
+    await new Promise((r) => setTimeout(r, 2100));
+    expect((await limiter.take([rule])).ok).toBe(true);
+    expect((await limiter.take([rule])).ok).toBe(true);
+  });
+
+  it('a refusal on one rule counts nothing against the others', async () => {
+    const limiter = new Limiter(t.db);
+    const full = { key: `test:full:${Date.now()}`, limit: 1, windowSeconds: 60 };
+    const other = { key: `test:other:${Date.now()}`, limit: 1, windowSeconds: 60 };
+    expect((await limiter.take([full])).ok).toBe(true);
+    expect((await limiter.take([full, other])).ok).toBe(false);
+    expect((await limiter.take([other])).ok).toBe(true);
+  });
+
+  it('concurrency slots: parallel acquirers get exactly max; a released slot is free again', async () => {
+    const limiter = new Limiter(t.db);
+    const key = `test:lease:${Date.now()}`;
+    const leases = await Promise.all(Array.from({ length: 12 }, () => limiter.acquire(key, 3, 60)));
+    const held = leases.filter((l) => l !== null);
+    expect(held).toHaveLength(3);
+    await held[0]!.release();
+    expect(await limiter.acquire(key, 3, 60)).not.toBeNull();
+    expect(await limiter.acquire(key, 3, 60)).toBeNull();
+  });
+});

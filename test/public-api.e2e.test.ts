@@ -1,0 +1,89 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
+import { createFakeAiProvider } from './helpers/fake-ai.js';
+import { createMemoryMedia } from './helpers/memory-media.js';
+import { createPixelRushClient } from '../src/client/pixelrush-client.js';
+import { openApiDocument } from '../scripts/export-openapi.js';
+import committed from '../src/client/openapi.json' with { type: 'json' };
+
+/**
+ * The public API as a script sees it: a real socket, a personal API key, and
+ * the typed client generated from the OpenAPI document.
+ */
+let t: TestApp;
+let base: string;
+
+beforeAll(async () => {
+  t = await createTestApp({}, { provider: createFakeAiProvider({ delayMs: 20 }), media: createMemoryMedia() });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(() => t.close());
+
+async function keyFor(energy: number) {
+  const user = await registerUser(t, { energy });
+  const res = await fetch(`${base}/api/keys`, {
+    method: 'POST',
+    headers: { ...user.headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'e2e script' }),
+  });
+  expect(res.status).toBe(201);
+  const { token } = (await res.json()) as { token: string };
+  return { user, api: createPixelRushClient(base, token) };
+}
+
+describe('public API with the generated client', () => {
+  it('runs a tool synchronously and asynchronously, follows the job, and replays an idempotent retry', async () => {
+    const { user, api } = await keyFor(10);
+
+    const me = await api.GET('/api/me');
+    expect((me.data as unknown as { email: string }).email).toBe(user.email);
+
+    const sync = await api.POST('/functions/v1/fal-upscaler', { body: { image_url: 'https://example.com/photo.png' } });
+    expect(sync.response.status).toBe(200);
+    expect(sync.data && 'upscaled_url' in sync.data && sync.data.upscaled_url).toBeTruthy();
+
+    const started = await api.POST('/functions/v1/fal-upscaler', {
+      body: { image_url: 'https://example.com/photo.png', scale: 4 },
+      headers: { prefer: 'respond-async', 'idempotency-key': 'e2e-run-1' },
+    });
+    expect(started.response.status).toBe(202);
+    const jobId = started.data!.job_id;
+
+    let status = '';
+    for (let i = 0; i < 200 && status !== 'succeeded'; i++) {
+      const job = await api.GET('/api/jobs/{id}', { params: { path: { id: jobId } } });
+      status = (job.data as unknown as { status: string }).status;
+      if (status !== 'succeeded') await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(status).toBe('succeeded');
+
+    // The same Idempotency-Key replays the first run instead of charging again.
+    const again = await api.POST('/functions/v1/fal-upscaler', {
+      body: { image_url: 'https://example.com/photo.png', scale: 4 },
+      headers: { prefer: 'respond-async', 'idempotency-key': 'e2e-run-1' },
+    });
+    expect(again.data?.job_id).toBe(jobId);
+
+    const history = await api.GET('/api/transactions');
+    const spends = (history.data as unknown as { items: { type: string; api_key_name?: string }[] }).items.filter((i) => i.type === 'spend');
+    expect(spends).toHaveLength(2);
+    expect(spends.every((s) => s.api_key_name === 'e2e script')).toBe(true);
+  });
+
+  it('answers refusals in the product shape', async () => {
+    const { api } = await keyFor(0);
+    const poor = await api.POST('/functions/v1/fal-upscaler', { body: { image_url: 'https://example.com/photo.png' } });
+    expect(poor.response.status).toBe(402);
+    expect((poor.error as { error: string }).error).toMatch(/^Insufficient ENERGY/);
+
+    const keys = await api.GET('/api/keys');
+    expect(keys.response.status).toBe(403);
+  });
+
+  it('is generated from the current OpenAPI document (run `npm run api:client` after changing a route)', async () => {
+    const current = JSON.parse(JSON.stringify(await openApiDocument()));
+    expect(current).toEqual(committed);
+  });
+});
