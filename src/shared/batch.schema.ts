@@ -1,0 +1,116 @@
+import { z } from 'zod';
+
+/**
+ * Batch Processing: one image tool, its settings, and up to 100 library
+ * images, run as one request. Each image is its own tool run (charged and
+ * refunded on its own, in the same ledger as single runs).
+ */
+
+export const BATCH_MAX_ITEMS = 100;
+
+/** The tools a batch can run (one prompt for the editor, applied to every image). */
+export const BATCH_TOOLS = ['fal-upscaler', 'fal-image-restore', 'fal-image-editor'] as const;
+export type BatchTool = (typeof BATCH_TOOLS)[number];
+
+export const batchMessages = {
+  toolRequired: 'Choose a tool for the batch',
+  noImages: 'Choose at least one image',
+  tooManyImages: `A batch can hold at most ${BATCH_MAX_ITEMS} images`,
+  duplicateImages: 'Each image can appear only once in a batch',
+  notFound: 'Batch not found',
+  nothingToCancel: 'Nothing is waiting to start in this batch',
+  nothingToRetry: 'No failed images to retry in this batch',
+  nothingToDownload: 'No finished images to download yet',
+  /** Shown when the balance covers only part of the batch. */
+  partial: (affordable: number, total: number) => `Your balance covers ${affordable} of ${total} images`,
+  coversNone: 'Your balance does not cover any image of this batch',
+} as const;
+
+/** POST /api/batches and POST /api/batches/estimate. */
+export const batchRequest = z.object({
+  tool: z.enum(BATCH_TOOLS, { message: batchMessages.toolRequired }),
+  /** The tool's own fields except image_url (e.g. { scale: 4 } or { prompt: '...' }). */
+  settings: z.record(z.string(), z.unknown()).default({}),
+  /** Library item ids (images of the caller), in the order to run. */
+  items: z
+    .array(z.string().uuid(), { message: batchMessages.noImages })
+    .min(1, batchMessages.noImages)
+    .max(BATCH_MAX_ITEMS, batchMessages.tooManyImages)
+    .refine((ids) => new Set(ids).size === ids.length, batchMessages.duplicateImages),
+});
+export type BatchRequest = z.input<typeof batchRequest>;
+
+/** What a batch would cost against the caller's balance, before confirming. */
+export const batchEstimate = z.object({
+  tool: z.enum(BATCH_TOOLS),
+  item_count: z.number().int(),
+  unit_cost: z.number().int(),
+  total_cost: z.number().int(),
+  balance: z.number().int(),
+  /** How many images, from the start of the list, the balance covers (item_count when free or covered). */
+  affordable_count: z.number().int(),
+  /** Expected seconds for the whole batch on this installation. */
+  estimate_seconds: z.number().nullable(),
+});
+export type BatchEstimate = z.infer<typeof batchEstimate>;
+
+export const BATCH_ITEM_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
+export type BatchItemStatus = (typeof BATCH_ITEM_STATUSES)[number];
+
+export const batchItem = z.object({
+  /** The tool run of this image (GET /api/tools/jobs/:id). */
+  job_id: z.string(),
+  position: z.number().int(),
+  source_item_id: z.string().nullable(),
+  source_name: z.string().nullable(),
+  source_thumbnail_url: z.string().nullable(),
+  status: z.enum(BATCH_ITEM_STATUSES),
+  progress_stage: z.string().nullable(),
+  progress_fraction: z.number(),
+  error: z.string().nullable(),
+  cost: z.number().int(),
+  /** The result in the library, once succeeded. */
+  library_item_id: z.string().nullable(),
+  result_url: z.string().nullable(),
+  result_thumbnail_url: z.string().nullable(),
+  /** A retried item points at its newer run. */
+  retried_by: z.string().nullable(),
+});
+export type BatchItem = z.infer<typeof batchItem>;
+
+export const batchCounts = z.object({
+  queued: z.number().int(),
+  running: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  canceled: z.number().int(),
+});
+
+export const batch = z.object({
+  id: z.string(),
+  tool: z.enum(BATCH_TOOLS),
+  settings: z.record(z.string(), z.unknown()),
+  /** 'running' while any item is queued or running. */
+  status: z.enum(['running', 'done']),
+  item_count: z.number().int(),
+  counts: batchCounts,
+  /** 0..1 over all current items, from each item's real progress. */
+  progress: z.number(),
+  /** Seconds until the last item should end, from measured run times; null when done or unknown. */
+  eta_seconds: z.number().nullable(),
+  energy_charged: z.number().int(),
+  energy_refunded: z.number().int(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+  /** Current items only (a retried item is replaced by its new run), in position order. */
+  items: z.array(batchItem),
+});
+export type Batch = z.infer<typeof batch>;
+
+/** GET /api/batches: newest first, without items. */
+export const batchSummary = batch.omit({ items: true });
+export type BatchSummary = z.infer<typeof batchSummary>;
+export const batchList = z.object({ items: z.array(batchSummary), next_cursor: z.string().nullable() });
+
+/** Server event on GET /api/events when a batch's counts change (items also send their 'job' events). */
+export const BATCH_EVENT = 'batch';
