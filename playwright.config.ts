@@ -8,7 +8,8 @@ export default defineConfig({
   outputDir: 'test-results',
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // See vitest.config.ts: one more try in CI only.
+  retries: Number(process.env.TEST_RETRIES ?? 0),
   // Real AI runs on a shared 2-core machine: room for a slow run.
   timeout: 180_000,
   expect: { timeout: 10_000 },
