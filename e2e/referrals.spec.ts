@@ -199,7 +199,7 @@ test('my referrals show at most 10, newest first, with the count of all', async 
   }));
   // A server that answers more than asked for is still cut at 10.
   const extra = { ...items[9]!, id: 'extra', referred_name: 'Friend 11', referred_email: 'friend11@example.com' };
-  await page.route('**/api/referrals', (route) => route.fulfill({ json: { items: [...items, extra], total: 14 } }));
+  await page.route('**/api/referrals', (route) => route.fulfill({ json: { items: [...items, extra], next_cursor: null, total: 14 } }));
   await register(page, newAccount());
   await page.goto('/dashboard?view=referrals');
   const list = page.getByRole('list', { name: 'Referrals' }).getByTestId('referral-item');

@@ -223,6 +223,26 @@ describe('referral lists', () => {
     expect(refs.total).toBe(12);
     expect(refs.items).toHaveLength(10);
     expect(refs.items[0].referred_name).toBe('Ref 11');
+    expect(refs.next_cursor).toEqual(expect.any(String));
+    const rest = (await t.app.inject({ url: `/api/referrals?cursor=${refs.next_cursor}`, headers: inviter.headers })).json();
+    expect(rest).toMatchObject({ total: 12, next_cursor: null });
+    expect(rest.items.map((r: { referred_name: string }) => r.referred_name)).toEqual(['Ref 1', 'Ref 0']);
+  });
+
+  it('admin lists page by cursor: every row once, newest first, the count of all on each page', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: { items: { id: string }[]; next_cursor: string | null; total: number } = (await t.app.inject({ url: `/api/admin/referrals?limit=4${cursor ? `&cursor=${cursor}` : ''}`, headers: admin.headers })).json();
+      expect(page.items.length).toBeLessThanOrEqual(4);
+      seen.push(...page.items.map((r) => r.id));
+      cursor = page.next_cursor;
+      if (++pages === 1) expect(page.total).toBeGreaterThan(8);
+    } while (cursor);
+    const [{ n }] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM user_referrals');
+    expect(seen).toHaveLength(n);
+    expect(new Set(seen).size).toBe(n);
   });
 
   it('admins see every invite and referral, with filters', async () => {

@@ -615,6 +615,7 @@ export interface paths {
                 query?: {
                     query?: string;
                     limit?: number;
+                    cursor?: string;
                 };
                 header?: never;
                 path?: never;
@@ -765,7 +766,10 @@ export interface paths {
         };
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -857,7 +861,10 @@ export interface paths {
         };
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -895,7 +902,7 @@ export interface paths {
                     inviter?: string;
                     code?: string;
                     limit?: number;
-                    offset?: number;
+                    cursor?: string;
                 };
                 header?: never;
                 path?: never;
@@ -933,7 +940,7 @@ export interface paths {
                     email?: string;
                     code?: string;
                     limit?: number;
-                    offset?: number;
+                    cursor?: string;
                 };
                 header?: never;
                 path?: never;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageSchema } from './page.schema.js';
 import { hasVisibleCharacter } from './auth.schema.js';
 
 /** Keys start with this, so a leaked one is easy to recognise (and to scan for). */
@@ -43,4 +44,4 @@ export const createdApiKeySchema = z.object({
 });
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
-export const apiKeyListSchema = z.object({ items: z.array(apiKeySchema), next_cursor: z.string().nullable() });
+export const apiKeyListSchema = pageSchema(apiKeySchema);

@@ -54,3 +54,15 @@ export interface Referral {
   invite_code: string;
   created_at: string;
 }
+
+/** A row of GET /api/admin/invites. */
+export interface AdminInvite extends Invite {
+  inviter_email: string;
+  inviter_name: string;
+}
+
+/** A row of GET /api/admin/referrals. */
+export interface AdminReferral extends Referral {
+  referrer_email: string;
+  referrer_name: string;
+}

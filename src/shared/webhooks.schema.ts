@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageSchema } from './page.schema.js';
 
 export const webhookMessages = {
   invalidUrl: 'The webhook URL must be a public http or https address',
@@ -51,5 +52,5 @@ export const webhookDeliverySchema = z.object({
 });
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 
-export const webhookDeliveryListSchema = z.object({ items: z.array(webhookDeliverySchema), next_cursor: z.string().nullable() });
+export const webhookDeliveryListSchema = pageSchema(webhookDeliverySchema);
 export const webhookSecretSchema = z.object({ secret: z.string(), header: z.string(), scheme: z.string() });

@@ -108,7 +108,8 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export function searchUsers(db: Queryable, query: string, limit: number) {
+/** By e-mail, then id (e-mails of deleted accounts may repeat); `after` is the last row of the previous page. */
+export function searchUsers(db: Queryable, query: string, limit: number, after?: readonly [string, string]) {
   return db.query<AdminUserRow>(
     `SELECT u.id, u.email, u.full_name, u.role,
             COALESCE(p.energy_balance, 0) AS energy_balance,
@@ -116,9 +117,10 @@ export function searchUsers(db: Queryable, query: string, limit: number) {
             u.created_at
        FROM users u LEFT JOIN user_profiles p ON p.id = u.id
       WHERE u.deleted_at IS NULL AND ($1 = '' OR u.email ILIKE $2 OR u.full_name ILIKE $2)
-      ORDER BY u.email
+        AND ($4::text IS NULL OR (u.email, u.id) > ($4::text, $5::uuid))
+      ORDER BY u.email, u.id
       LIMIT $3`,
-    [query, likePattern(query), limit],
+    [query, likePattern(query), limit, after?.[0] ?? null, after?.[1] ?? null],
   );
 }
 

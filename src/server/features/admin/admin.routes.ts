@@ -27,7 +27,7 @@ export const adminRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
   );
 
   r.get('/api/admin/users', { ...adminOnly, schema: { querystring: usersQuery, tags: ['admin'] } }, async (req) =>
-    admin.searchUsers(await requireAdmin(req, auth), req.query.query, req.query.limit),
+    admin.searchUsers(await requireAdmin(req, auth), req.query.query, req.query.limit, req.query.cursor),
   );
 
   r.post(

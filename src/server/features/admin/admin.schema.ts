@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from '../../../shared/constants.js';
 import { AppError } from '../../http/errors.js';
+import { cursorParam } from '../../http/cursor.js';
 
 /** requirements §8 admin words, plus precise validation messages for the pricing form. */
 export const adminMessages = {
@@ -16,7 +17,6 @@ export const adminMessages = {
     `Energy and bonus for ${priceId} must be whole numbers from 0 to ${MAX_PLAN_ENERGY}`,
   userNotFound: 'User not found',
   ownRole: 'You cannot change your own role',
-  invalidCursor: 'Invalid cursor',
 } as const;
 
 export const MAX_BASE_COST = 100_000;
@@ -112,12 +112,13 @@ export function parsePricingUpdate(body: unknown): PricingUpdate {
 
 export const auditQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),
-  cursor: z.string().max(100).optional(),
+  cursor: cursorParam,
 });
 
 export const usersQuery = z.object({
   query: z.string().max(200).optional().default(''),
   limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: cursorParam,
 });
 
 export const userParams = z.object({ id: z.string().max(100) });

@@ -1,5 +1,8 @@
 import type { Db } from '../../db/db.js';
+import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
+import { decodeOptionalCursor, pageOf, seqKey } from '../../http/cursor.js';
+import type { Page } from '../../../shared/page.schema.js';
 import { messages } from '../../../shared/messages.js';
 import type { Role } from '../../../shared/constants.js';
 import type { AuthenticatedUser } from '../auth/auth.service.js';
@@ -38,11 +41,6 @@ export interface AuditEntryView {
   created_at: Date;
 }
 
-export interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
-}
-
 /** Audit action names (admin_audit.action). */
 export const AUDIT_ACTIONS = {
   toolPricing: 'update_tool_pricing',
@@ -51,6 +49,9 @@ export const AUDIT_ACTIONS = {
   grant: 'grant_energy',
   role: 'set_role',
 } as const;
+
+/** Users are listed by e-mail, then id. */
+const emailKey = z.tuple([z.string().max(400), z.uuid()]);
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -161,19 +162,16 @@ export class AdminService {
   async listAudit(admin: AuthenticatedUser, limit = 50, cursor?: string): Promise<Page<AuditEntryView>> {
     assertAdmin(admin);
     const size = Math.min(Math.max(Math.trunc(limit) || 50, 1), 100);
-    const before = cursor ? decodeAuditCursor(cursor) : undefined;
-    const rows = await repo.listAudit(this.db, size + 1, before);
-    const items = rows.slice(0, size).map((r) => ({ ...r, id: Number(r.id) }));
-    const last = items[items.length - 1];
-    return {
-      items,
-      next_cursor: rows.length > size && last ? Buffer.from(String(last.id)).toString('base64url') : null,
-    };
+    const before = decodeOptionalCursor(cursor, seqKey)?.[0];
+    const page = pageOf(await repo.listAudit(this.db, size + 1, before), size, (row) => [Number(row.id)]);
+    return { items: page.rows.map((r) => ({ ...r, id: Number(r.id) })), next_cursor: page.next_cursor };
   }
 
-  async searchUsers(admin: AuthenticatedUser, query: string, limit = 50): Promise<{ items: repo.AdminUserRow[] }> {
+  async searchUsers(admin: AuthenticatedUser, query: string, limit = 50, cursor?: string): Promise<Page<repo.AdminUserRow>> {
     assertAdmin(admin);
-    return { items: await repo.searchUsers(this.db, query.trim().toLowerCase(), limit) };
+    const after = decodeOptionalCursor(cursor, emailKey);
+    const page = pageOf(await repo.searchUsers(this.db, query.trim().toLowerCase(), limit + 1, after), limit, (u) => [u.email, u.id]);
+    return { items: page.rows, next_cursor: page.next_cursor };
   }
 
   /** Gives ENERGY through the ledger (EnergyService.grant) and audits it, in one transaction. */
@@ -225,10 +223,4 @@ export class AdminService {
     });
     return { user_id: userId, role };
   }
-}
-
-function decodeAuditCursor(cursor: string): number {
-  const id = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!Number.isSafeInteger(id) || id < 1) throw new AppError('validation', adminMessages.invalidCursor);
-  return id;
 }

@@ -4,10 +4,11 @@ import { z } from 'zod';
 import { requireUser } from '../../http/auth-context.js';
 import type { AppContext } from '../../app-context.js';
 import { TRANSACTIONS_SHOWN } from '../../../shared/constants.js';
+import { cursorParam } from '../../http/cursor.js';
 
 const query = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(TRANSACTIONS_SHOWN),
-  cursor: z.string().max(200).optional(),
+  cursor: cursorParam,
 });
 
 export const energyRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {

@@ -1,5 +1,7 @@
 import type { Db, Queryable, Tx } from '../../db/db.js';
 import { AppError } from '../../http/errors.js';
+import { decodeOptionalCursor, pageOf, seqKey } from '../../http/cursor.js';
+import type { Page } from '../../../shared/page.schema.js';
 import { insufficientEnergyMessage } from '../../../shared/messages.js';
 import * as repo from './energy.repo.js';
 
@@ -22,11 +24,6 @@ export interface PurchaseRequest {
   stripePaymentIntentId?: string | null;
   amountPaidCents?: number | null;
   description: string;
-}
-
-export interface TransactionPage {
-  items: repo.TransactionRow[];
-  next_cursor: string | null;
 }
 
 /** Fired after a balance changes (for realtime updates); never inside the transaction. */
@@ -125,13 +122,11 @@ export class EnergyService {
   }
 
   /** Newest first; cursor pages backwards through older entries. */
-  async listTransactions(userId: string, limit = 10, cursor?: string | null): Promise<TransactionPage> {
+  async listTransactions(userId: string, limit = 10, cursor?: string | null): Promise<Page<repo.TransactionRow>> {
     const size = Math.min(Math.max(Math.trunc(limit) || 10, 1), 100);
-    const before = cursor ? decodeCursor(cursor) : undefined;
-    const rows = await repo.listTransactions(this.db, userId, size + 1, before);
-    const items = rows.slice(0, size);
-    const last = items[items.length - 1];
-    return { items, next_cursor: rows.length > size && last ? encodeCursor(last) : null };
+    const before = decodeOptionalCursor(cursor, seqKey)?.[0];
+    const page = pageOf(await repo.listTransactions(this.db, userId, size + 1, before), size, (row) => [Number(row.seq)]);
+    return { items: page.rows, next_cursor: page.next_cursor };
   }
 
   /** Listeners hear of a change once it is committed: at once, or when the caller's transaction commits. */
@@ -147,18 +142,4 @@ export class EnergyService {
 
 function assertWholeNonNegative(n: number): void {
   if (!Number.isInteger(n) || n < 0) throw new AppError('validation', 'ENERGY amounts are whole numbers of at least 0');
-}
-
-function encodeCursor(row: repo.TransactionRow): string {
-  return Buffer.from(JSON.stringify([Number(row.seq)])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): number {
-  try {
-    const [seq] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (!Number.isSafeInteger(seq) || seq < 0) throw new Error();
-    return seq;
-  } catch {
-    throw new AppError('validation', 'Invalid cursor');
-  }
 }

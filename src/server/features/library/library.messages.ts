@@ -13,7 +13,6 @@ export const libraryMessages = {
   nothingToRetry: 'Nothing to retry',
   retryUnavailable: 'Retry is not available right now',
   notReady: 'This item is not ready yet',
-  invalidCursor: 'Invalid cursor',
   linkInvalid: 'This link has expired or is not valid',
   storageUnavailable: 'storage is unavailable',
   databaseUnavailable: 'the database did not accept it',

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/db.js';
 import { one } from '../../db/db.js';
+import { beforeCreatedSql, createdUsSql } from '../../db/keyset-sql.js';
 
 /** Plain SQL over uploaded_images; every read and write of a user's rows takes the owner's id. */
 export type LibraryKind = 'image' | 'video';
@@ -51,7 +52,7 @@ export interface NewLibraryRow {
 
 const COLUMNS = `id, user_id, filename, original_name, file_size, content_type, storage_path, is_generated,
   generation_type, original_image_url, duration_seconds, created_at, thumbnail_path, width, height, status,
-  job_id, prompt, error, kind, (extract(epoch FROM created_at) * 1000000)::bigint::text AS cursor_us`;
+  job_id, prompt, error, kind, ${createdUsSql('created_at')} AS cursor_us`;
 
 /**
  * Inserts an item; with a job id the insert happens at most once per job
@@ -118,19 +119,13 @@ export function findItemByJob(db: Queryable, jobId: string) {
   return one<LibraryRow>(db, `SELECT ${COLUMNS} FROM uploaded_images WHERE job_id = $1`, [jobId]);
 }
 
-export interface PageCursor {
-  /** created_at, microseconds since the epoch */
-  us: string;
-  id: string;
-}
-
 /** Newest first, `limit` rows after the cursor: one index range scan per page. */
 export function listItems(
   db: Queryable,
   userId: string,
   kind: LibraryKind | undefined,
   limit: number,
-  after?: PageCursor,
+  after?: readonly [createdUs: string, id: string],
   generated?: boolean,
 ) {
   const params: unknown[] = [userId, limit];
@@ -144,8 +139,8 @@ export function listItems(
     where += ` AND is_generated = $${params.length}`;
   }
   if (after) {
-    params.push(after.us, after.id);
-    where += ` AND (created_at, id) < (timestamptz 'epoch' + $${params.length - 1}::bigint * interval '1 microsecond', $${params.length}::uuid)`;
+    params.push(...after);
+    where += ` AND ${beforeCreatedSql('created_at', 'id', params.length - 1, params.length)}`;
   }
   return db.query<LibraryRow>(
     `SELECT ${COLUMNS} FROM uploaded_images WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $2`,

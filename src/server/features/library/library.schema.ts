@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { pageSchema } from '../../../shared/page.schema.js';
+import { cursorParam } from '../../http/cursor.js';
 
 /** The library's HTTP contract (OpenAPI at /api/docs); API tests parse every answer with these. */
 export const mediaKindSchema = z.enum(['image', 'video']);
@@ -31,10 +33,7 @@ export const libraryItemSchema = z.object({
   error: z.string().nullable(),
 });
 
-export const libraryPageSchema = z.object({
-  items: z.array(libraryItemSchema),
-  next_cursor: z.string().nullable(),
-});
+export const libraryPageSchema = pageSchema(libraryItemSchema);
 
 const group = z.object({ generated: z.number().int(), uploaded: z.number().int(), total: z.number().int() });
 export const libraryCountsSchema = z.object({
@@ -52,7 +51,7 @@ export const libraryListQuery = z.object({
   kind: mediaKindSchema.optional(),
   /** Only the Generated (true) or Uploaded (false) group. */
   generated: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
-  cursor: z.string().max(200).optional(),
+  cursor: cursorParam,
   limit: z.coerce.number().int().min(1).max(LIBRARY_PAGE_MAX).default(LIBRARY_PAGE_DEFAULT),
 });
 

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Db, Queryable } from '../../db/db.js';
 import { limitMessages } from '../../../shared/messages.js';
 import { AppError } from '../../http/errors.js';
+import { createdKey, decodeOptionalCursor, pageOf } from '../../http/cursor.js';
 import { readImageHeader, sanitizeImage, thumbnailImage } from '../../media/image.js';
 import { MediaError } from '../../media/media-error.js';
 import { SNIFF_BYTES, declaredTypeAgrees, extensionFor, sniffType, type MediaKind, type SniffedType } from '../../media/sniff.js';
@@ -438,14 +439,10 @@ export class LibraryService {
   // ------------------------------------------------------------------ reads
 
   async list(userId: string, q: { kind?: MediaKind; generated?: boolean; cursor?: string; limit: number }): Promise<LibraryPage> {
-    const after = q.cursor ? decodeCursor(q.cursor) : undefined;
+    const after = decodeOptionalCursor(q.cursor, createdKey);
     const rows = await repo.listItems(this.db, userId, q.kind, q.limit + 1, after, q.generated);
-    const page = rows.slice(0, q.limit);
-    const last = page[page.length - 1];
-    return {
-      items: await Promise.all(page.map((r) => this.toItem(r))),
-      next_cursor: rows.length > q.limit && last ? encodeCursor(last) : null,
-    };
+    const page = pageOf(rows, q.limit, (r) => [r.cursor_us, r.id]);
+    return { items: await Promise.all(page.rows.map((r) => this.toItem(r))), next_cursor: page.next_cursor };
   }
 
   async get(userId: string, id: string): Promise<LibraryItem> {
@@ -799,19 +796,6 @@ export function toAppError(err: unknown): AppError {
     return new AppError('validation', 'The upload was interrupted');
   }
   return new AppError('internal', 'An unexpected error occurred');
-}
-
-// ------------------------------------------------------------------ cursor
-
-function encodeCursor(r: repo.LibraryRow): string {
-  return Buffer.from(`${r.cursor_us}.${r.id}`).toString('base64url');
-}
-
-function decodeCursor(c: string): repo.PageCursor {
-  const raw = Buffer.from(c, 'base64url').toString();
-  const m = /^(-?\d{1,19})\.([0-9a-f-]{36})$/.exec(raw);
-  if (!m || !UUID_RE.test(m[2]!)) throw new AppError('validation', msg.invalidCursor);
-  return { us: m[1]!, id: m[2]! };
 }
 
 async function sha256File(file: string): Promise<string> {

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/db.js';
 import { one } from '../../db/db.js';
+import { beforeCreatedSql, createdUsSql } from '../../db/keyset-sql.js';
 
 export interface InviteRow {
   id: string;
@@ -12,6 +13,10 @@ export interface InviteRow {
   created_at: Date;
   updated_at: Date;
 }
+
+/** A listed row carries its page position (the cursor codec's createdKey). */
+type Keyed<Row> = Row & { cursor_us: string };
+export type CreatedPosition = readonly [createdUs: string, id: string];
 
 export interface ReferralRow {
   id: string;
@@ -37,10 +42,12 @@ export async function insertInvite(
   );
 }
 
-export function listInvitesByInviter(db: Queryable, inviterId: string, limit: number) {
-  return db.query<InviteRow>(
-    'SELECT * FROM referral_invites WHERE inviter_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
-    [inviterId, limit],
+export function listInvitesByInviter(db: Queryable, inviterId: string, limit: number, after?: CreatedPosition) {
+  return db.query<Keyed<InviteRow>>(
+    `SELECT *, ${createdUsSql('created_at')} AS cursor_us FROM referral_invites
+      WHERE inviter_id = $1 AND ($3::bigint IS NULL OR ${beforeCreatedSql('created_at', 'id', 3, 4)})
+      ORDER BY created_at DESC, id DESC LIMIT $2`,
+    [inviterId, limit, after?.[0] ?? null, after?.[1] ?? null],
   );
 }
 
@@ -87,13 +94,14 @@ export function insertReferral(db: Queryable, r: { referrerId: string; referredI
 
 const REFERRAL_SELECT = `
   SELECT r.id, r.referrer_id, r.referred_id, u.full_name AS referred_name, u.email AS referred_email,
-         r.invite_code, r.created_at
+         r.invite_code, r.created_at, ${createdUsSql('r.created_at')} AS cursor_us
     FROM user_referrals r JOIN users u ON u.id = r.referred_id`;
 
-export async function listReferralsByReferrer(db: Queryable, referrerId: string, limit: number) {
-  const items = await db.query<ReferralRow>(
-    `${REFERRAL_SELECT} WHERE r.referrer_id = $1 ORDER BY r.created_at DESC, r.id DESC LIMIT $2`,
-    [referrerId, limit],
+export async function listReferralsByReferrer(db: Queryable, referrerId: string, limit: number, after?: CreatedPosition) {
+  const items = await db.query<Keyed<ReferralRow>>(
+    `${REFERRAL_SELECT} WHERE r.referrer_id = $1 AND ($3::bigint IS NULL OR ${beforeCreatedSql('r.created_at', 'r.id', 3, 4)})
+      ORDER BY r.created_at DESC, r.id DESC LIMIT $2`,
+    [referrerId, limit, after?.[0] ?? null, after?.[1] ?? null],
   );
   const total = await one<{ n: number }>(db, 'SELECT count(*)::int AS n FROM user_referrals WHERE referrer_id = $1', [referrerId]);
   return { items, total: total?.n ?? 0 };
@@ -107,7 +115,7 @@ export interface AdminInviteFilter {
   inviterEmail?: string;
   code?: string;
   limit: number;
-  offset: number;
+  after?: CreatedPosition;
 }
 
 const STATUS_SQL: Record<NonNullable<AdminInviteFilter['status']>, string> = {
@@ -116,6 +124,19 @@ const STATUS_SQL: Record<NonNullable<AdminInviteFilter['status']>, string> = {
   Inactive: 'i.expires_at > now() AND i.current_uses < i.max_uses AND NOT i.is_active',
   Active: 'i.expires_at > now() AND i.current_uses < i.max_uses AND i.is_active',
 };
+
+/** The filter plus the page position and limit, newest first, with the parameters they take. */
+function pageOfFilter(where: string[], filterParams: unknown[], alias: string, page: { limit: number; after?: CreatedPosition }) {
+  const conditions = [...where];
+  const params = [...filterParams];
+  if (page.after) {
+    params.push(...page.after);
+    conditions.push(beforeCreatedSql(`${alias}.created_at`, `${alias}.id`, params.length - 1, params.length));
+  }
+  params.push(page.limit);
+  const clause = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+  return { sql: `${clause} ORDER BY ${alias}.created_at DESC, ${alias}.id DESC LIMIT $${params.length}`, params };
+}
 
 export async function listAllInvites(db: Queryable, f: AdminInviteFilter) {
   const where: string[] = [];
@@ -130,24 +151,18 @@ export async function listAllInvites(db: Queryable, f: AdminInviteFilter) {
     where.push(`i.invite_code LIKE $${params.length}`);
   }
   const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  params.push(f.limit, f.offset);
-  const items = await db.query<InviteRow & { inviter_email: string; inviter_name: string }>(
-    `SELECT i.*, u.email AS inviter_email, u.full_name AS inviter_name
+  const total = await one<{ n: number }>(db, `SELECT count(*)::int AS n FROM referral_invites i JOIN users u ON u.id = i.inviter_id ${clause}`, params);
+  const page = pageOfFilter(where, params, 'i', f);
+  const items = await db.query<Keyed<InviteRow> & { inviter_email: string; inviter_name: string }>(
+    `SELECT i.*, u.email AS inviter_email, u.full_name AS inviter_name, ${createdUsSql('i.created_at')} AS cursor_us
        FROM referral_invites i JOIN users u ON u.id = i.inviter_id
-       ${clause}
-      ORDER BY i.created_at DESC, i.id DESC
-      LIMIT $${params.length - 1} OFFSET $${params.length}`,
-    params,
-  );
-  const total = await one<{ n: number }>(
-    db,
-    `SELECT count(*)::int AS n FROM referral_invites i JOIN users u ON u.id = i.inviter_id ${clause}`,
-    params.slice(0, -2),
+       ${page.sql}`,
+    page.params,
   );
   return { items, total: total?.n ?? 0 };
 }
 
-export async function listAllReferrals(db: Queryable, f: { email?: string; code?: string; limit: number; offset: number }) {
+export async function listAllReferrals(db: Queryable, f: { email?: string; code?: string; limit: number; after?: CreatedPosition }) {
   const where: string[] = [];
   const params: unknown[] = [];
   if (f.email) {
@@ -159,23 +174,22 @@ export async function listAllReferrals(db: Queryable, f: { email?: string; code?
     where.push(`r.invite_code LIKE $${params.length}`);
   }
   const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  params.push(f.limit, f.offset);
-  const items = await db.query<ReferralRow & { referrer_email: string; referrer_name: string }>(
-    `SELECT r.id, r.referrer_id, r.referred_id, u.full_name AS referred_name, u.email AS referred_email,
-            r.invite_code, r.created_at, ref.email AS referrer_email, ref.full_name AS referrer_name
-       FROM user_referrals r
-       JOIN users u ON u.id = r.referred_id
-       JOIN users ref ON ref.id = r.referrer_id
-       ${clause}
-      ORDER BY r.created_at DESC, r.id DESC
-      LIMIT $${params.length - 1} OFFSET $${params.length}`,
-    params,
-  );
   const total = await one<{ n: number }>(
     db,
     `SELECT count(*)::int AS n FROM user_referrals r
        JOIN users u ON u.id = r.referred_id JOIN users ref ON ref.id = r.referrer_id ${clause}`,
-    params.slice(0, -2),
+    params,
+  );
+  const page = pageOfFilter(where, params, 'r', f);
+  const items = await db.query<Keyed<ReferralRow> & { referrer_email: string; referrer_name: string }>(
+    `SELECT r.id, r.referrer_id, r.referred_id, u.full_name AS referred_name, u.email AS referred_email,
+            r.invite_code, r.created_at, ${createdUsSql('r.created_at')} AS cursor_us,
+            ref.email AS referrer_email, ref.full_name AS referrer_name
+       FROM user_referrals r
+       JOIN users u ON u.id = r.referred_id
+       JOIN users ref ON ref.id = r.referrer_id
+       ${page.sql}`,
+    page.params,
   );
   return { items, total: total?.n ?? 0 };
 }

@@ -4,30 +4,31 @@ import { z } from 'zod';
 import { requireAdmin, requireUser } from '../../http/auth-context.js';
 import type { AppContext } from '../../app-context.js';
 import { inviteMessages } from '../../../shared/messages.js';
+import { REFERRALS_SHOWN } from '../../../shared/constants.js';
+import { cursorParam } from '../../http/cursor.js';
 
 const generateBody = z
   .object({ max_uses: z.unknown().optional(), expires_in_days: z.unknown().optional() })
   .default({});
 const idParams = z.object({ id: z.string().max(64) });
-const page = {
-  limit: z.coerce.number().int().min(1).max(100).default(25),
-  offset: z.coerce.number().int().min(0).max(100_000).default(0),
-};
+const page = (defaultLimit: number) => ({ limit: z.coerce.number().int().min(1).max(100).default(defaultLimit), cursor: cursorParam });
+const myInvitesQuery = z.object(page(100));
+const myReferralsQuery = z.object(page(REFERRALS_SHOWN));
 const adminInvitesQuery = z.object({
   status: z.enum(['Active', 'Expired', 'Exhausted', 'Inactive']).optional(),
   inviter: z.string().max(200).optional(),
   code: z.string().max(50).optional(),
-  ...page,
+  ...page(25),
 });
-const adminReferralsQuery = z.object({ email: z.string().max(200).optional(), code: z.string().max(50).optional(), ...page });
+const adminReferralsQuery = z.object({ email: z.string().max(200).optional(), code: z.string().max(50).optional(), ...page(25) });
 
 export const referralsRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { auth, referrals } = ctx.services;
 
-  r.get('/api/invites', { config: { auth: 'user' }, schema: { tags: ['referrals'] } }, async (req) => {
+  r.get('/api/invites', { config: { auth: 'user' }, schema: { querystring: myInvitesQuery, tags: ['referrals'] } }, async (req) => {
     const user = await requireUser(req, auth);
-    return { items: await referrals.listMine(user.id) };
+    return referrals.listMine(user.id, req.query);
   });
 
   r.post('/api/invites', { config: { auth: 'user' }, schema: { body: generateBody, tags: ['referrals'] } }, async (req) => {
@@ -42,19 +43,20 @@ export const referralsRoutes = (ctx: AppContext): FastifyPluginAsync => async (a
     return { invite, message: inviteMessages.deactivated };
   });
 
-  r.get('/api/referrals', { config: { auth: 'user' }, schema: { tags: ['referrals'] } }, async (req) => {
+  r.get('/api/referrals', { config: { auth: 'user' }, schema: { querystring: myReferralsQuery, tags: ['referrals'] } }, async (req) => {
     const user = await requireUser(req, auth);
-    return referrals.listMyReferrals(user.id);
+    return referrals.listMyReferrals(user.id, req.query);
   });
 
   r.get('/api/admin/invites', { config: { auth: 'admin' }, schema: { querystring: adminInvitesQuery, tags: ['admin'] } }, async (req) => {
     await requireAdmin(req, auth);
-    const q = req.query;
-    return referrals.listAllInvites({ status: q.status, inviterEmail: q.inviter, code: q.code, limit: q.limit, offset: q.offset });
+    const { status, inviter, code, ...page } = req.query;
+    return referrals.listAllInvites({ status, inviterEmail: inviter, code }, page);
   });
 
   r.get('/api/admin/referrals', { config: { auth: 'admin' }, schema: { querystring: adminReferralsQuery, tags: ['admin'] } }, async (req) => {
     await requireAdmin(req, auth);
-    return referrals.listAllReferrals(req.query);
+    const { email, code, ...page } = req.query;
+    return referrals.listAllReferrals({ email, code }, page);
   });
 };

@@ -1,5 +1,7 @@
 import type { Db, Queryable } from '../../db/db.js';
 import { AppError } from '../../http/errors.js';
+import { createdKey, decodeOptionalCursor, pageOf } from '../../http/cursor.js';
+import type { CountedPage, Page } from '../../../shared/page.schema.js';
 import type { InviteGate } from '../auth/auth.service.js';
 import {
   INVITE_DEFAULT_EXPIRY_DAYS,
@@ -7,18 +9,18 @@ import {
   INVITE_MAX_EXPIRY_DAYS,
   INVITE_MAX_USES_LIMIT,
   inviteStatus,
+  type AdminInvite,
+  type AdminReferral,
   type Invite,
   type Referral,
 } from '../../../shared/invites.js';
 import { inviteMessages } from '../../../shared/messages.js';
-import { REFERRALS_SHOWN } from '../../../shared/constants.js';
 import { normalizeInviteCode } from '../../../shared/auth.schema.js';
 import * as repo from './referrals.repo.js';
 import { newInviteCode } from './invite-code.js';
 
 /** Active codes one person may hold at once: generous, but bounded. */
 const MAX_ACTIVE_INVITES = 50;
-const MY_INVITES_SHOWN = 100;
 
 export interface GenerateInviteInput {
   max_uses?: unknown;
@@ -41,7 +43,23 @@ function toInvite(row: repo.InviteRow, now = new Date()): Invite {
 }
 
 function toReferral(row: repo.ReferralRow): Referral {
-  return { ...row, created_at: new Date(row.created_at).toISOString() };
+  return {
+    id: row.id,
+    referrer_id: row.referrer_id,
+    referred_id: row.referred_id,
+    referred_name: row.referred_name,
+    referred_email: row.referred_email,
+    invite_code: row.invite_code,
+    created_at: new Date(row.created_at).toISOString(),
+  };
+}
+
+/** A page position in the cursor codec's createdKey order. */
+const positionOf = (row: { cursor_us: string; id: string }) => [row.cursor_us, row.id] as const;
+
+export interface PageRequest {
+  limit: number;
+  cursor?: string;
 }
 
 function wholeNumberAtLeastOne(value: unknown, fallback: number, max: number, message: string): number {
@@ -87,9 +105,11 @@ export class ReferralsService implements InviteGate {
     throw new AppError('internal', inviteMessages.generateFailed);
   }
 
-  async listMine(inviterId: string): Promise<Invite[]> {
+  async listMine(inviterId: string, req: PageRequest): Promise<Page<Invite>> {
     const now = new Date();
-    return (await repo.listInvitesByInviter(this.db, inviterId, MY_INVITES_SHOWN)).map((r) => toInvite(r, now));
+    const after = decodeOptionalCursor(req.cursor, createdKey);
+    const page = pageOf(await repo.listInvitesByInviter(this.db, inviterId, req.limit + 1, after), req.limit, positionOf);
+    return { items: page.rows.map((r) => toInvite(r, now)), next_cursor: page.next_cursor };
   }
 
   async deactivate(inviterId: string, inviteId: string): Promise<Invite> {
@@ -101,24 +121,32 @@ export class ReferralsService implements InviteGate {
     return toInvite(row);
   }
 
-  async listMyReferrals(referrerId: string): Promise<{ items: Referral[]; total: number }> {
-    const { items, total } = await repo.listReferralsByReferrer(this.db, referrerId, REFERRALS_SHOWN);
-    return { items: items.map(toReferral), total };
+  async listMyReferrals(referrerId: string, req: PageRequest): Promise<CountedPage<Referral>> {
+    const after = decodeOptionalCursor(req.cursor, createdKey);
+    const { items, total } = await repo.listReferralsByReferrer(this.db, referrerId, req.limit + 1, after);
+    const page = pageOf(items, req.limit, positionOf);
+    return { items: page.rows.map(toReferral), next_cursor: page.next_cursor, total };
   }
 
-  async listAllInvites(filter: repo.AdminInviteFilter) {
+  async listAllInvites(filter: Omit<repo.AdminInviteFilter, 'limit' | 'after'>, req: PageRequest): Promise<CountedPage<AdminInvite>> {
     const now = new Date();
-    const { items, total } = await repo.listAllInvites(this.db, filter);
+    const after = decodeOptionalCursor(req.cursor, createdKey);
+    const { items, total } = await repo.listAllInvites(this.db, { ...filter, limit: req.limit + 1, after });
+    const page = pageOf(items, req.limit, positionOf);
     return {
-      items: items.map((r) => ({ ...toInvite(r, now), inviter_email: r.inviter_email, inviter_name: r.inviter_name })),
+      items: page.rows.map((r) => ({ ...toInvite(r, now), inviter_email: r.inviter_email, inviter_name: r.inviter_name })),
+      next_cursor: page.next_cursor,
       total,
     };
   }
 
-  async listAllReferrals(filter: { email?: string; code?: string; limit: number; offset: number }) {
-    const { items, total } = await repo.listAllReferrals(this.db, filter);
+  async listAllReferrals(filter: { email?: string; code?: string }, req: PageRequest): Promise<CountedPage<AdminReferral>> {
+    const after = decodeOptionalCursor(req.cursor, createdKey);
+    const { items, total } = await repo.listAllReferrals(this.db, { ...filter, limit: req.limit + 1, after });
+    const page = pageOf(items, req.limit, positionOf);
     return {
-      items: items.map((r) => ({ ...toReferral(r), referrer_email: r.referrer_email, referrer_name: r.referrer_name })),
+      items: page.rows.map((r) => ({ ...toReferral(r), referrer_email: r.referrer_email, referrer_name: r.referrer_name })),
+      next_cursor: page.next_cursor,
       total,
     };
   }

@@ -8,6 +8,7 @@ import { apiError } from '../../../shared/api-error.js';
 import type { ToolsService } from './tools.service.js';
 import { limitMessages } from '../../../shared/messages.js';
 import { webhookUrlField } from '../../../shared/webhooks.schema.js';
+import { cursorParam } from '../../http/cursor.js';
 
 /** Every run may name a webhook for its end (the tool's own schema ignores the field). */
 const webhookBody = z.object({ webhook_url: webhookUrlField });
@@ -18,7 +19,7 @@ const toolHeaders = z.looseObject({
 });
 const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(200).optional(),
+  cursor: cursorParam,
 });
 
 /**

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/db.js';
 import { AppError } from '../../http/errors.js';
+import { decodeOptionalCursor, pageOf, seqKey } from '../../http/cursor.js';
 import type { EnergyService } from '../energy/energy.service.js';
 import type { PricingService } from '../pricing/pricing.service.js';
 import type { AuthenticatedUser } from '../auth/auth.service.js';
@@ -8,6 +9,7 @@ import type { RealtimeHub } from '../../realtime/realtime-hub.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { ToolMediaPort } from './tool-media.js';
 import type { ToolJob } from '../../../shared/tools.js';
+import type { Page } from '../../../shared/page.schema.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { ParsedInput, Tool } from '../../tools/tool-definition.js';
 import * as repo from './tools.repo.js';
@@ -236,16 +238,11 @@ export class ToolsService {
     return job;
   }
 
-  async list(userId: string, limit = 20, cursor?: string | null): Promise<{ items: ToolJob[]; next_cursor: string | null }> {
+  async list(userId: string, limit = 20, cursor?: string | null): Promise<Page<ToolJob>> {
     const size = Math.min(Math.max(Math.trunc(limit) || 20, 1), 100);
-    const before = cursor ? decodeSeqCursor(cursor) : undefined;
-    const rows = await repo.listJobs(this.db, userId, size + 1, before);
-    const items = rows.slice(0, size);
-    const last = items[items.length - 1];
-    return {
-      items: items.map(toToolJob),
-      next_cursor: rows.length > size && last ? Buffer.from(String(last.seq)).toString('base64url') : null,
-    };
+    const before = decodeOptionalCursor(cursor, seqKey)?.[0];
+    const page = pageOf(await repo.listJobs(this.db, userId, size + 1, before), size, (job) => [Number(job.seq)]);
+    return { items: page.rows.map(toToolJob), next_cursor: page.next_cursor };
   }
 
   /** Cancels a queued or running job of the user: refunded once; a running worker stops. */
@@ -386,12 +383,6 @@ export function generatedName(type: string, prompt: string): string {
 }
 
 const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
-
-function decodeSeqCursor(cursor: string): number {
-  const seq = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!Number.isSafeInteger(seq) || seq < 0) throw new AppError('validation', 'Invalid cursor');
-  return seq;
-}
 
 export function toToolJob(job: repo.ToolJobRow): ToolJob {
   const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.js';
+import { beforeCreatedSql, createdUsSql } from '../../db/keyset-sql.js';
 
 export interface DeliveryRow {
   id: string;
@@ -84,12 +85,13 @@ export function markRetry(db: Queryable, id: string, attempts: number, statusCod
   );
 }
 
-export function listDeliveries(db: Queryable, userId: string, limit: number, before?: { createdAt: string; id: string }) {
-  return db.query<DeliveryRow>(
-    `SELECT * FROM webhook_deliveries
-      WHERE user_id = $1 AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
+/** Newest first; `before` is the last row of the previous page. */
+export function listDeliveries(db: Queryable, userId: string, limit: number, before?: readonly [createdUs: string, id: string]) {
+  return db.query<DeliveryRow & { cursor_us: string }>(
+    `SELECT *, ${createdUsSql('created_at')} AS cursor_us FROM webhook_deliveries
+      WHERE user_id = $1 AND ($3::bigint IS NULL OR ${beforeCreatedSql('created_at', 'id', 3, 4)})
       ORDER BY created_at DESC, id DESC LIMIT $2`,
-    [userId, limit, before?.createdAt ?? null, before?.id ?? null],
+    [userId, limit, before?.[0] ?? null, before?.[1] ?? null],
   );
 }
 

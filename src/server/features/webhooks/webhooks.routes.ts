@@ -5,10 +5,11 @@ import { requireUser } from '../../http/auth-context.js';
 import type { AppContext } from '../../app-context.js';
 import { webhookDeliveryListSchema, webhookSecretSchema } from '../../../shared/webhooks.schema.js';
 import { SIGNATURE_HEADER } from './webhook-signature.js';
+import { cursorParam } from '../../http/cursor.js';
 
 const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(200).optional(),
+  cursor: cursorParam,
 });
 
 export const webhooksRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {

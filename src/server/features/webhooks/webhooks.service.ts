@@ -4,6 +4,8 @@ import { SIGNATURE_HEADER, signatureHeader, signingSecretFor } from './webhook-s
 import * as repo from './webhooks.repo.js';
 import { webhookMessages, type WebhookDelivery, type WebhookEvent } from '../../../shared/webhooks.schema.js';
 import { AppError } from '../../http/errors.js';
+import { createdKey, decodeOptionalCursor, pageOf } from '../../http/cursor.js';
+import type { Page } from '../../../shared/page.schema.js';
 
 export interface WebhookSettings {
   appSecret: string;
@@ -58,9 +60,9 @@ export class WebhooksService {
     return due.length;
   }
 
-  async list(userId: string, limit: number, cursor?: string): Promise<{ items: WebhookDelivery[]; next_cursor: string | null }> {
-    const rows = await repo.listDeliveries(this.db, userId, limit + 1, decodeCursor(cursor));
-    const page = rows.slice(0, limit);
+  async list(userId: string, limit: number, cursor?: string): Promise<Page<WebhookDelivery>> {
+    const rows = await repo.listDeliveries(this.db, userId, limit + 1, decodeOptionalCursor(cursor, createdKey));
+    const { rows: page, next_cursor } = pageOf(rows, limit, (r) => [r.cursor_us, r.id]);
     const attempts = await repo.attemptsOf(this.db, page.map((r) => r.id));
     const items = page.map((r) => ({
       id: r.id,
@@ -78,8 +80,7 @@ export class WebhooksService {
         .filter((a) => a.delivery_id === r.id)
         .map((a) => ({ attempt: a.attempt, status_code: a.status_code, error: a.error, duration_ms: a.duration_ms, at: iso(a.created_at)! })),
     }));
-    const last = page.at(-1);
-    return { items, next_cursor: rows.length > limit && last ? encodeCursor(last) : null };
+    return { items, next_cursor };
   }
 
   private async attempt(d: repo.DeliveryRow): Promise<void> {
@@ -127,20 +128,4 @@ export class WebhooksService {
       await repo.markRetry(tx, d.id, attempt, statusCode, error, delay, age + delay > this.settings.giveUpAfterSeconds);
     });
   }
-}
-
-function encodeCursor(row: repo.DeliveryRow): string {
-  return Buffer.from(JSON.stringify([new Date(row.created_at).toISOString(), row.id])).toString('base64url');
-}
-
-/** A cursor we did not hand out is refused, not read as 'from the start'. */
-function decodeCursor(cursor?: string): { createdAt: string; id: string } | undefined {
-  if (!cursor) return undefined;
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [string, string];
-    if (typeof createdAt === 'string' && !Number.isNaN(Date.parse(createdAt)) && /^[0-9a-f-]{36}$/i.test(id)) return { createdAt, id };
-  } catch {
-    // fall through
-  }
-  throw new AppError('validation', 'Invalid cursor');
 }

@@ -14,6 +14,7 @@ import {
 } from '../../../shared/invites.js';
 import { inviteMessages } from '../../../shared/messages.js';
 import { Button } from '../../components/Button';
+import type { Page } from '../../../shared/page.schema.js';
 import { apiGet, apiPost, describeError, errorMessage } from '../../lib/api';
 import { ErrorBox, Panel, Skeleton, StatusPill, SuccessBox } from '../admin/ui';
 import { CopyButton } from './CopyButton';
@@ -130,7 +131,7 @@ export function GenerateInvite() {
 export function InviteList() {
   const q = useQuery({
     queryKey: referralKeys.invites,
-    queryFn: () => apiGet<{ items: Invite[] }>('/api/invites'),
+    queryFn: () => apiGet<Page<Invite>>('/api/invites'),
     refetchInterval: 30_000,
     refetchOnWindowFocus: true,
   });

@@ -2,12 +2,13 @@ import { useEffect, useId, useState, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, Filter, RotateCw, Search, UserPlus, Users } from 'lucide-react';
 import { REFERRALS_SHOWN } from '../../../shared/constants.js';
-import type { InviteStatus, Referral } from '../../../shared/invites.js';
+import type { AdminInvite, AdminReferral, InviteStatus, Referral } from '../../../shared/invites.js';
+import type { CountedPage } from '../../../shared/page.schema.js';
 import { Button } from '../../components/Button';
 import { apiGet, describeError } from '../../lib/api';
 import { ErrorBox, Panel, Skeleton } from '../admin/ui';
 import { InviteItem } from './MyInvites';
-import { formatDateTime, referralKeys, type AdminInvite, type AdminReferral, type Listed } from './referralsApi';
+import { formatDateTime, referralKeys } from './referralsApi';
 
 const PAGE_SIZE = 25;
 
@@ -62,7 +63,7 @@ function ReferralRow({ r, referrer }: { r: Referral; referrer?: ReactNode }) {
 export function MyReferrals() {
   const q = useQuery({
     queryKey: referralKeys.referrals,
-    queryFn: () => apiGet<Listed<Referral>>('/api/referrals'),
+    queryFn: () => apiGet<CountedPage<Referral>>('/api/referrals'),
     refetchInterval: 30_000,
     refetchOnWindowFocus: true,
   });
@@ -120,21 +121,36 @@ export function MyReferrals() {
   );
 }
 
-function Pager({ offset, total, count, onPage, busy }: { offset: number; total: number; count: number; onPage: (offset: number) => void; busy: boolean }) {
-  if (total === 0) return null;
-  const from = offset + 1;
-  const to = offset + count;
+/** The cursors of the pages visited: Next adds the page's next_cursor, Previous goes back one. */
+function useCursorTrail() {
+  const [trail, setTrail] = useState<string[]>([]);
+  return {
+    cursor: trail.at(-1),
+    pageIndex: trail.length,
+    next: (cursor: string) => setTrail((t) => [...t, cursor]),
+    previous: () => setTrail((t) => t.slice(0, -1)),
+    reset: () => setTrail([]),
+  };
+}
+
+type CursorTrail = ReturnType<typeof useCursorTrail>;
+
+function Pager({ trail, page, busy }: { trail: CursorTrail; page: CountedPage<unknown> | undefined; busy: boolean }) {
+  if (!page || page.total === 0) return null;
+  const from = trail.pageIndex * PAGE_SIZE + 1;
+  const to = from - 1 + page.items.length;
+  const nextCursor = page.next_cursor;
   return (
     <div className="flex flex-wrap items-center justify-between gap-2 border-t border-zinc-800 px-4 py-3 text-xs text-zinc-400">
       <span aria-live="polite">
         Showing <strong className="text-zinc-200">{from}</strong>–<strong className="text-zinc-200">{to}</strong> of{' '}
-        <strong className="text-zinc-200">{total}</strong>
+        <strong className="text-zinc-200">{page.total}</strong>
       </span>
       <span className="flex gap-2">
-        <Button variant="secondary" size="sm" disabled={offset === 0 || busy} onClick={() => onPage(Math.max(0, offset - PAGE_SIZE))}>
+        <Button variant="secondary" size="sm" disabled={trail.pageIndex === 0 || busy} onClick={trail.previous}>
           <ChevronLeft className="size-3.5" aria-hidden="true" /> Previous
         </Button>
-        <Button variant="secondary" size="sm" disabled={to >= total || busy} onClick={() => onPage(offset + PAGE_SIZE)}>
+        <Button variant="secondary" size="sm" disabled={!nextCursor || busy} onClick={() => nextCursor && trail.next(nextCursor)}>
           Next <ChevronRight className="size-3.5" aria-hidden="true" />
         </Button>
       </span>
@@ -168,13 +184,14 @@ function FilterInput({ label, value, onChange, placeholder, mono }: { label: str
 const STATUSES: InviteStatus[] = ['Active', 'Exhausted', 'Expired', 'Inactive'];
 
 /** One page of an admin list; empty filter values are not sent. */
-function useAdminPage<T>(path: string, queryKey: readonly unknown[], filter: Record<string, string>, offset: number) {
+function useAdminPage<T>(path: string, queryKey: readonly unknown[], filter: Record<string, string>, cursor: string | undefined) {
   return useQuery({
     queryKey,
     queryFn: () => {
-      const p = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
+      const p = new URLSearchParams({ limit: String(PAGE_SIZE) });
+      if (cursor) p.set('cursor', cursor);
       for (const [name, value] of Object.entries(filter)) if (value) p.set(name, value);
-      return apiGet<Listed<T>>(`${path}?${p}`);
+      return apiGet<CountedPage<T>>(`${path}?${p}`);
     },
     placeholderData: keepPreviousData,
   });
@@ -195,11 +212,11 @@ export function AdminInvites() {
   const [status, setStatus] = useState<'' | InviteStatus>('');
   const [inviter, setInviter] = useState('');
   const [code, setCode] = useState('');
-  const [offset, setOffset] = useState(0);
+  const trail = useCursorTrail();
   const filter = { status, inviter: useDebounced(inviter.trim()), code: useDebounced(code.trim()) };
-  useResetOnChange(`${filter.status}|${filter.inviter}|${filter.code}`, () => setOffset(0));
+  useResetOnChange(`${filter.status}|${filter.inviter}|${filter.code}`, trail.reset);
 
-  const q = useAdminPage<AdminInvite>('/api/admin/invites', referralKeys.adminInvites({ ...filter, offset }), filter, offset);
+  const q = useAdminPage<AdminInvite>('/api/admin/invites', referralKeys.adminInvites({ ...filter, cursor: trail.cursor ?? '' }), filter, trail.cursor);
   const items = q.data?.items ?? [];
 
   return (
@@ -257,7 +274,7 @@ export function AdminInvites() {
           ))}
         </ul>
       )}
-      <Pager offset={offset} total={q.data?.total ?? 0} count={items.length} onPage={setOffset} busy={q.isFetching} />
+      <Pager trail={trail} page={q.data} busy={q.isFetching} />
     </Panel>
   );
 }
@@ -266,11 +283,11 @@ export function AdminInvites() {
 export function AdminReferrals() {
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
-  const [offset, setOffset] = useState(0);
+  const trail = useCursorTrail();
   const filter = { email: useDebounced(email.trim()), code: useDebounced(code.trim()) };
-  useResetOnChange(`${filter.email}|${filter.code}`, () => setOffset(0));
+  useResetOnChange(`${filter.email}|${filter.code}`, trail.reset);
 
-  const q = useAdminPage<AdminReferral>('/api/admin/referrals', referralKeys.adminReferrals({ ...filter, offset }), filter, offset);
+  const q = useAdminPage<AdminReferral>('/api/admin/referrals', referralKeys.adminReferrals({ ...filter, cursor: trail.cursor ?? '' }), filter, trail.cursor);
   const items = q.data?.items ?? [];
 
   return (
@@ -314,7 +331,7 @@ export function AdminReferrals() {
           ))}
         </ul>
       )}
-      <Pager offset={offset} total={q.data?.total ?? 0} count={items.length} onPage={setOffset} busy={q.isFetching} />
+      <Pager trail={trail} page={q.data} busy={q.isFetching} />
     </Panel>
   );
 }

@@ -1,21 +1,4 @@
-import type { Invite, InviteStatus, Referral } from '../../../shared/invites.js';
-
-/** GET /api/admin/invites row. */
-export interface AdminInvite extends Invite {
-  inviter_email: string;
-  inviter_name: string;
-}
-
-/** GET /api/admin/referrals row. */
-export interface AdminReferral extends Referral {
-  referrer_email: string;
-  referrer_name: string;
-}
-
-export interface Listed<T> {
-  items: T[];
-  total: number;
-}
+import type { InviteStatus } from '../../../shared/invites.js';
 
 export const referralKeys = {
   all: ['referrals'] as const,
