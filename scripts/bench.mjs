@@ -1,4 +1,4 @@
-// `npm run bench -- <name>`: runs bench/<name>/run.ts (ledger, library, pipeline, upscale, video).
+// `npm run bench -- <name>`: runs bench/<name>/run.ts (each folder of bench/ with a run.ts).
 // Benchmarks print their figures against a baseline measured in the same run; they are not tests.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
