@@ -24,6 +24,7 @@ const USER_VIEWS: Array<{ path: string; title: string }> = [
   { path: '/dashboard/referrals', title: 'Referral Management' },
   { path: '/dashboard/api-keys', title: 'API Keys' },
   { path: '/dashboard/account', title: 'Account' },
+  { path: '/dashboard/batch', title: 'Batch Processing' },
 ];
 
 let media: TestMedia;
@@ -82,6 +83,14 @@ for (const size of WIDTHS) {
       await expect(page.getByRole('menu')).toBeVisible();
       await expectAccessible(page, `tile actions ${size.name}`);
       await page.keyboard.press('Escape');
+
+      // Select mode: tiles are checkboxes, a bar offers the batch.
+      await page.getByRole('button', { name: 'Select', exact: true }).click();
+      await page.getByRole('checkbox', { name: /^Select sunset\.png/ }).click();
+      await expect(page.getByTestId('selection-count')).toHaveText('1 selected');
+      await expectAccessible(page, `image select mode ${size.name}`);
+      await page.getByRole('tab', { name: /Batches/ }).click();
+      await expectAccessible(page, `image batches tab ${size.name}`);
 
       // A tool with its source chosen and its advanced settings open.
       await page.goto('/dashboard/restore');

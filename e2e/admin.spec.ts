@@ -164,7 +164,8 @@ test('a VIP sees FREE (VIP) and no Buy More', async ({ page }) => {
   await api.dispose();
   await page.reload();
   await expectDashboard(page);
-  await expect(page.getByText('FREE (VIP)')).toHaveCount(5);
+  // Five tools and Batch Processing.
+  await expect(page.getByText('FREE (VIP)')).toHaveCount(6);
   await expect(page.getByRole('button', { name: 'Buy More' })).toHaveCount(0);
   await expect(page.getByText('VIP access - unlimited usage')).toBeVisible();
   await expect(page.getByText('Admin Controls')).toHaveCount(0);

@@ -156,15 +156,16 @@ test.describe('roles on the dashboard', () => {
     await expect(page.getByRole('button', { name: 'Image to Video', exact: true })).toContainText('per video');
     await expect(page.getByRole('button', { name: 'Video Upscaler', exact: true })).toContainText('per video');
 
-    // Media Management: galleries are free, two SOON cards are disabled.
+    // Media Management: galleries are free, batches are priced from their tools, one SOON card is disabled.
     await expect(page.getByRole('button', { name: 'My Images' })).toContainText('FREE');
     await expect(page.getByRole('button', { name: 'My Videos' })).toContainText('FREE');
-    for (const name of ['Batch Processing', 'Custom Models']) {
-      const card = page.getByRole('button', { name });
-      await expect(card).toBeDisabled();
-      await expect(card).toContainText('SOON');
-      await expect(card).toContainText('TBD');
-    }
+    const batch = page.getByRole('button', { name: 'Batch Processing' });
+    await expect(batch).toBeEnabled();
+    await expect(batch).toContainText(/from\s*\d+ ENERGY\s*per image/);
+    const soon = page.getByRole('button', { name: 'Custom Models' });
+    await expect(soon).toBeDisabled();
+    await expect(soon).toContainText('SOON');
+    await expect(soon).toContainText('TBD');
 
     // A view that needs admin rights is not reachable by deep link.
     await page.goto('/dashboard?view=admin');
@@ -181,7 +182,8 @@ test.describe('roles on the dashboard', () => {
       'Manage AI tool pricing and global discount settings',
     );
     await expect(page.getByRole('button', { name: 'Referrals' })).toContainText('Manage invite codes and track referrals');
-    await expect(page.getByText('FREE (ADMIN)')).toHaveCount(5);
+    // Five tools and Batch Processing.
+    await expect(page.getByText('FREE (ADMIN)')).toHaveCount(6);
     const balance = page.getByRole('region', { name: 'ENERGY balance' });
     await expect(balance.getByText('ADMIN', { exact: true })).toBeVisible();
     await expect(balance.getByText('Admin access - unlimited usage')).toBeVisible();

@@ -242,7 +242,8 @@ test('role checks that fail leave both flags false', async ({ page }) => {
 test('a VIP sees free tools and no Buy More', async ({ page }) => {
   await page.route('**/functions/v1/check-vip-status', (route) => route.fulfill({ json: { isVip: true } }));
   await register(page, newAccount());
-  await expect(page.getByText('FREE (VIP)')).toHaveCount(5);
+  // Five tools and Batch Processing.
+  await expect(page.getByText('FREE (VIP)')).toHaveCount(6);
   const balance = page.getByRole('region', { name: 'ENERGY balance' });
   await expect(balance.getByText('VIP', { exact: true })).toBeVisible();
   await expect(balance.getByText('VIP access - unlimited usage')).toBeVisible();

@@ -16,7 +16,9 @@ import {
   Wand2,
   Zap,
 } from 'lucide-react';
+import { BATCH_TOOLS } from '../../../shared/batch.schema.js';
 import { TOOL_CATALOG, VIDEO_TOOLS, VIEW_TOOL } from '../../../shared/pricing.js';
+import { TOOLS } from '../../../shared/tools.js';
 import type { AuthUser } from '../../app/auth';
 import { PRICING_FALLBACK_NOTICE, usePricing } from '../../lib/usePricing';
 import { CardBadge, ToolCard, type CardAccent } from './ToolCard';
@@ -70,10 +72,11 @@ function Free({ label = 'FREE' }: { label?: string }) {
   return <span className="font-semibold text-emerald-400">{label}</span>;
 }
 
-function Cost({ amount, unit }: { amount: number; unit: string }) {
+function Cost({ amount, unit, prefix }: { amount: number; unit: string; prefix?: string }) {
   return (
     <span className="flex items-center gap-1.5 text-zinc-300">
       <Zap className="size-4 text-amber-400" fill="currentColor" aria-hidden="true" />
+      {prefix && <span className="text-zinc-400">{prefix}</span>}
       <span className="font-semibold text-amber-300">{amount} ENERGY</span>
       <span className="text-zinc-400">{unit}</span>
     </span>
@@ -89,6 +92,14 @@ export function ToolSections({ user, onOpen }: { user: AuthUser; onOpen: (view: 
     if (user.isVip) return <Free label="FREE (VIP)" />;
     const tool = VIEW_TOOL[view]!;
     return <Cost amount={pricing.costOf(tool)} unit={VIDEO_TOOLS.has(tool) ? 'per video' : 'per image'} />;
+  };
+
+  // A batch is charged per image at its tool's price: the cheapest of them is where it starts.
+  const batchPriceLine = () => {
+    if (user.isAdmin) return <Free label="FREE (ADMIN)" />;
+    if (user.isVip) return <Free label="FREE (VIP)" />;
+    const from = Math.min(...BATCH_TOOLS.map((t) => pricing.costOf(TOOLS[t].pricing)));
+    return <Cost amount={from} unit="per image" prefix="from" />;
   };
 
   return (
@@ -173,9 +184,9 @@ export function ToolSections({ user, onOpen }: { user: AuthUser; onOpen: (view: 
           title="Batch Processing"
           description="Process several images at once"
           icon={Layers}
-          badge={<CardBadge>SOON</CardBadge>}
-          cost={<span className="text-zinc-400">Cost: TBD</span>}
-          disabled
+          accent="emerald"
+          cost={batchPriceLine()}
+          onOpen={() => onOpen('batch')}
         />
         <ToolCard
           cardId="custom-models"

@@ -15,6 +15,7 @@ export const VIEW_IDS = [
   'video-gallery',
   'api-keys',
   'account',
+  'batch',
 ] as const;
 
 export type ViewId = (typeof VIEW_IDS)[number];
@@ -32,6 +33,7 @@ export const VIEW_SLUGS: Record<ViewId, string> = {
   'video-gallery': 'videos',
   'api-keys': 'api-keys',
   account: 'account',
+  batch: 'batch',
 };
 
 export interface DashboardViewProps {

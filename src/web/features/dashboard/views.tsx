@@ -38,4 +38,5 @@ export const VIEWS: Record<ViewId, ViewDefinition> = {
   'video-gallery': view('video-gallery', 'Your Videos', () => import('../library/VideoGalleryView')),
   'api-keys': view('api-keys', 'API Keys', () => import('../api-keys/ApiKeysView')),
   account: view('account', 'Account', () => import('../account/AccountView')),
+  batch: view('batch', 'Batch Processing', () => import('../batch/BatchView')),
 };

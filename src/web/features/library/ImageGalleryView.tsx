@@ -19,6 +19,9 @@ import {
 } from './api';
 import { EmptyState, GalleryHeader, GridSkeleton, ListFooter, LoadError, StorageUsage } from './GalleryParts';
 import { ImageDetailDialog } from './ImageDetailDialog';
+import { BatchGroups } from '../batch/BatchGroups';
+import { useBatchList } from '../batch/batchApi';
+import { SelectionBar, useGallerySelection, type MultiSelect } from './GallerySelection';
 import { Thumb } from './Thumb';
 import { TileActions } from './TileActions';
 import { useDeleteItem } from './useDeleteItem';
@@ -30,6 +33,8 @@ export interface ImageGalleryProps {
   onSelect?: (item: LibraryItem) => void;
   /** To suggest a tool from the empty state (dashboard only). */
   openView?: (id: ViewId) => void;
+  /** Choosing many (a batch's images): each tile is a checkbox, kept by the caller. */
+  multiSelect?: MultiSelect;
 }
 
 /** requirements §9: up to 4 columns; 2 on a phone. */
@@ -42,9 +47,14 @@ const GAP = 12;
  * grid of thumbnails paged by cursor as you scroll, a detail dialog, and
  * delete one at a time.
  */
-export function ImageGallery({ selectionMode = false, onSelect, openView }: ImageGalleryProps) {
+export function ImageGallery({ selectionMode = false, onSelect, openView, multiSelect }: ImageGalleryProps) {
   const counts = useLibraryCounts();
-  const [group, setGroup] = useState<LibraryGroup>('all');
+  // The gallery's own 'Select' mode, when no caller keeps the choice.
+  const own = useGallerySelection();
+  const picking = multiSelect ?? (!selectionMode && own.active ? own : undefined);
+  const [group, setGroup] = useState<LibraryGroup | 'batches'>('all');
+  // A picker chooses images; the batches they came from are for browsing.
+  const showBatches = !selectionMode && !multiSelect;
   const [detail, setDetail] = useState<LibraryItem | null>(null);
   const del = useDeleteItem();
   const titleId = useId();
@@ -71,12 +81,16 @@ export function ImageGallery({ selectionMode = false, onSelect, openView }: Imag
       className={clsx(
         'space-y-6',
         // No backdrop blur here: on a list thousands of pixels tall it cost more than the list (see VirtualGrid).
-        !selectionMode && 'rounded-2xl border border-zinc-800 bg-zinc-900/70 p-4 sm:p-6 lg:p-8',
+        !selectionMode && !multiSelect && 'rounded-2xl border border-zinc-800 bg-zinc-900/70 p-4 sm:p-6 lg:p-8',
+        // Room for the selection bar along the bottom of the window.
+        own.active && !multiSelect && 'pb-24 sm:pb-24 lg:pb-24',
       )}
     >
-      <GalleryHeader id={titleId} title={selectionMode ? 'Select an Image' : 'Your Images'} subtitle={subtitle} icon={Images} actions={selectionMode ? undefined : <StorageUsage storage={counts.data?.storage} />} />
+      <GalleryHeader id={titleId} title={selectionMode ? 'Select an Image' : multiSelect ? 'Select Images' : 'Your Images'} subtitle={subtitle} icon={Images} actions={selectionMode || multiSelect ? undefined : <StorageUsage storage={counts.data?.storage} />} />
 
       <DropZone kind="image" onUploaded={selectionMode ? onSelect : undefined} />
+
+      {!selectionMode && !multiSelect && !noneAtAll && <SelectionBar selection={own} />}
 
       {noneAtAll ? (
         <EmptyState icon={ImageIcon} title="No Images Yet">
@@ -95,32 +109,24 @@ export function ImageGallery({ selectionMode = false, onSelect, openView }: Imag
           )}
         </EmptyState>
       ) : (
-        <Tabs.Root value={group} onValueChange={(v) => setGroup(v as LibraryGroup)}>
+        <Tabs.Root value={group} onValueChange={(v) => setGroup(v as LibraryGroup | 'batches')}>
           <Tabs.List aria-label="Image groups" className="mb-5 flex gap-1 overflow-x-auto border-b border-zinc-800">
             {groups.map((g) => (
-              <Tabs.Trigger
-                key={g.id}
-                value={g.id}
-                className={clsx(
-                  '-mb-px flex shrink-0 items-center gap-2 border-b-2 border-transparent px-3 py-2.5 text-sm font-medium text-zinc-400 transition focus-visible:outline-offset-[-2px]',
-                  'hover:text-zinc-100 data-[state=active]:border-fuchsia-400 data-[state=active]:text-white',
-                )}
-              >
-                {g.label}
-                <span
-                  className="min-w-6 rounded-full bg-zinc-800 px-1.5 py-0.5 text-center text-xs font-semibold text-zinc-300 tabular-nums"
-                  data-testid={`count-${g.id}`}
-                >
-                  {g.count === undefined ? '–' : g.count.toLocaleString()}
-                </span>
-              </Tabs.Trigger>
+              <GroupTab key={g.id} value={g.id} label={g.label} count={g.count} />
             ))}
+            {showBatches && <BatchesTab />}
           </Tabs.List>
+          {showBatches && (
+            <Tabs.Content value="batches" className="outline-none">
+              <BatchGroups />
+            </Tabs.Content>
+          )}
           {groups.map((g) => (
             <Tabs.Content key={g.id} value={g.id} className="outline-none">
               <ImageGroup
                 group={g.id}
                 selectionMode={selectionMode}
+                picking={picking}
                 onOpen={(item) => (selectionMode ? onSelect?.(item) : setDetail(item))}
                 onDelete={del.request}
                 deletingId={del.deletingId}
@@ -144,15 +150,40 @@ export function ImageGallery({ selectionMode = false, onSelect, openView }: Imag
   );
 }
 
+function GroupTab({ value, label, count }: { value: string; label: string; count?: number }) {
+  return (
+    <Tabs.Trigger
+      value={value}
+      className={clsx(
+        '-mb-px flex shrink-0 items-center gap-2 border-b-2 border-transparent px-3 py-2.5 text-sm font-medium text-zinc-400 transition focus-visible:outline-offset-[-2px]',
+        'hover:text-zinc-100 data-[state=active]:border-fuchsia-400 data-[state=active]:text-white',
+      )}
+    >
+      {label}
+      <span className="min-w-6 rounded-full bg-zinc-800 px-1.5 py-0.5 text-center text-xs font-semibold text-zinc-300 tabular-nums" data-testid={`count-${value}`}>
+        {count === undefined ? '–' : count.toLocaleString()}
+      </span>
+    </Tabs.Trigger>
+  );
+}
+
+/** Results of batch runs, one group per batch (the grid tabs keep their plain order). */
+function BatchesTab() {
+  const list = useBatchList();
+  return <GroupTab value="batches" label="Batches" count={list.data?.items.length} />;
+}
+
 function ImageGroup({
   group,
   selectionMode,
+  picking,
   onOpen,
   onDelete,
   deletingId,
 }: {
   group: LibraryGroup;
   selectionMode: boolean;
+  picking?: MultiSelect;
   onOpen: (item: LibraryItem) => void;
   onDelete: (item: LibraryItem) => void;
   deletingId: string | null;
@@ -191,6 +222,8 @@ function ImageGroup({
           <ImageTile
             item={item}
             selectionMode={selectionMode}
+            checked={picking ? picking.selected.has(item.id) : undefined}
+            onToggle={picking?.onToggle}
             onOpen={onOpen}
             onDelete={onDelete}
             deleting={deletingId === item.id}
@@ -214,6 +247,8 @@ function ImageGroup({
 function ImageTile({
   item,
   selectionMode,
+  checked,
+  onToggle,
   onOpen,
   onDelete,
   deleting,
@@ -221,6 +256,9 @@ function ImageTile({
 }: {
   item: LibraryItem;
   selectionMode: boolean;
+  /** Set while choosing many: the tile is a checkbox. */
+  checked?: boolean;
+  onToggle?: (item: LibraryItem) => void;
   onOpen: (item: LibraryItem) => void;
   onDelete: (item: LibraryItem) => void;
   deleting: boolean;
@@ -229,7 +267,8 @@ function ImageTile({
   const pending = isPending(item);
   const failed = isFailed(item);
   const source = item.is_generated ? toolLabel(item.generation_type) : 'Uploaded';
-  const pickable = !selectionMode || (!pending && !failed && !!item.url);
+  const multi = checked !== undefined;
+  const pickable = (!selectionMode && !multi) || (!pending && !failed && !!item.url);
 
   return (
     <div
@@ -237,17 +276,19 @@ function ImageTile({
         'group relative size-full overflow-hidden rounded-xl border bg-zinc-900 transition',
         // The tile's own outline would sit under the picture: ring the tile instead.
         'has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-fuchsia-400 has-[:focus-visible]:ring-offset-2 has-[:focus-visible]:ring-offset-zinc-900',
-        pending ? 'border-amber-400/50' : failed ? 'border-red-500/40' : 'border-zinc-800 hover:border-zinc-600',
+        pending ? 'border-amber-400/50' : failed ? 'border-red-500/40' : checked ? 'border-fuchsia-400 ring-2 ring-fuchsia-400/60' : 'border-zinc-800 hover:border-zinc-600',
         deleting && 'opacity-60',
       )}
       data-testid="image-tile"
     >
       <button
         type="button"
-        onClick={() => onOpen(item)}
+        onClick={() => (multi ? onToggle?.(item) : onOpen(item))}
         disabled={deleting || !pickable}
+        role={multi ? 'checkbox' : undefined}
+        aria-checked={multi ? checked : undefined}
         // Holds every word shown on the tile, for speech input ('click sunset.png').
-        aria-label={`${selectionMode ? 'Select' : 'Open'} ${item.original_name} ${source} · ${formatShortDate(item.created_at)}`}
+        aria-label={`${selectionMode || multi ? 'Select' : 'Open'} ${item.original_name} ${source} · ${formatShortDate(item.created_at)}`}
         className="absolute inset-0 block size-full cursor-pointer rounded-xl outline-none disabled:cursor-default"
       >
         {pending && !item.thumbnail_url ? (
@@ -285,8 +326,19 @@ function ImageTile({
         </span>
       )}
 
-      {!selectionMode && <TileActions item={item} onOpen={onOpen} onDelete={onDelete} deleteLocked={deleteLocked} />}
-      {selectionMode ? (
+      {!selectionMode && !multi && <TileActions item={item} onOpen={onOpen} onDelete={onDelete} deleteLocked={deleteLocked} />}
+      {multi ? (
+        <span
+          aria-hidden="true"
+          data-testid="tile-checkbox"
+          className={clsx(
+            'pointer-events-none absolute top-2 right-2 flex size-7 items-center justify-center rounded-md border-2 transition',
+            checked ? 'border-fuchsia-400 bg-fuchsia-500 text-white' : 'border-zinc-300 bg-black/60 text-transparent',
+          )}
+        >
+          <Check className="size-4" />
+        </span>
+      ) : selectionMode ? (
         <span className="pointer-events-none absolute top-2 right-2 flex size-7 items-center justify-center rounded-full bg-black/60 text-white opacity-0 transition group-hover:opacity-100">
           <Check className="size-4" aria-hidden="true" />
         </span>

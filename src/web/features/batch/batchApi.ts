@@ -1,0 +1,105 @@
+import { useEffect, useRef } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { BATCH_EVENT, type Batch, type BatchEstimate, type BatchRequest, type BatchSummary } from '../../../shared/batch.schema.js';
+import { apiGet, apiPost } from '../../lib/api';
+import { useServerEvent, useServerReconnect } from '../../lib/events';
+
+/** Batch Processing as the web app sees it (src/shared/batch.schema.ts is the contract). */
+export const batchKeys = {
+  all: ['batches'] as const,
+  list: ['batches', 'list'] as const,
+  one: (id: string) => ['batches', 'one', id] as const,
+};
+
+const batchPath = (id: string) => `/api/batches/${encodeURIComponent(id)}`;
+
+export const estimateBatch = (request: BatchRequest, signal?: AbortSignal) =>
+  apiPost<BatchEstimate>('/api/batches/estimate', request, signal);
+
+export const createBatch = (request: BatchRequest) => apiPost<Batch>('/api/batches', request);
+
+export const cancelBatch = (id: string) => apiPost<Batch>(`${batchPath(id)}/cancel`);
+
+export const retryFailedBatch = (id: string) => apiPost<Batch>(`${batchPath(id)}/retry-failed`);
+
+/** A plain link: the browser streams the ZIP itself. */
+export const batchDownloadHref = (id: string) => `${batchPath(id)}/download`;
+
+/** The 402 body of POST /api/batches when the balance covers only part of the batch. */
+export interface InsufficientBatchBody {
+  affordable_count: number;
+  total_cost: number;
+  balance: number;
+}
+
+export function useBatchList() {
+  return useQuery({
+    queryKey: batchKeys.list,
+    queryFn: ({ signal }) => apiGet<{ items: BatchSummary[]; next_cursor: string | null }>('/api/batches?limit=10', signal),
+    staleTime: 10_000,
+  });
+}
+
+/**
+ * One batch, kept live: item 'job' events patch their progress at once, and
+ * any change of state (a 'batch' event, an item that ended) re-reads the
+ * batch, at most a few times a second.
+ */
+export function useBatch(id: string) {
+  const qc = useQueryClient();
+  const key = batchKeys.one(id);
+  const query = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) => apiGet<Batch>(batchPath(id), signal),
+    staleTime: 0,
+    retry: (count, err) => (err as { status?: number }).status !== 404 && count < 2,
+  });
+
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const reload = () => {
+    if (timer.current) return;
+    timer.current = setTimeout(() => {
+      timer.current = undefined;
+      void qc.invalidateQueries({ queryKey: key, exact: true });
+    }, 300);
+  };
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  useServerEvent(BATCH_EVENT, (data) => {
+    const ev = data as { id?: string; batch_id?: string } | null;
+    if (ev?.id === id || ev?.batch_id === id) reload();
+  });
+  useServerEvent('job', (data) => {
+    const ev = data as { id?: string; batch_id?: string | null; status?: string; progress_stage?: string | null; progress_fraction?: number } | null;
+    if (!ev?.id || ev.batch_id !== id) return;
+    qc.setQueryData<Batch>(key, (b) => (b ? patchItem(b, ev.id!, ev) : b));
+    if (ev.status !== 'running') reload();
+  });
+  useServerReconnect(reload);
+
+  return query;
+}
+
+/** Puts a job event's status and progress on its item, and the overall progress with it. */
+function patchItem(
+  b: Batch,
+  jobId: string,
+  ev: { status?: string; progress_stage?: string | null; progress_fraction?: number },
+): Batch {
+  if (!b.items.some((i) => i.job_id === jobId)) return b;
+  const items = b.items.map((i) => {
+    if (i.job_id !== jobId) return i;
+    const status = ev.status === 'running' || ev.status === 'queued' ? ev.status : i.status;
+    return {
+      ...i,
+      status,
+      progress_stage: ev.progress_stage ?? i.progress_stage,
+      progress_fraction: typeof ev.progress_fraction === 'number' ? Math.max(i.progress_fraction, ev.progress_fraction) : i.progress_fraction,
+    };
+  });
+  const live = items.filter((i) => i.status !== 'canceled');
+  const progress = live.length
+    ? live.reduce((sum, i) => sum + (i.status === 'succeeded' || i.status === 'failed' ? 1 : i.progress_fraction), 0) / live.length
+    : b.progress;
+  return { ...b, items, progress: Math.max(b.progress, progress) };
+}

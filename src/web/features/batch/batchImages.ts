@@ -1,0 +1,19 @@
+import type { LibraryItem } from '../library/api';
+
+/** An image chosen for a batch: what the form shows of it, and the id it sends. */
+export interface BatchImage {
+  id: string;
+  name: string;
+  thumbnailUrl: string | null;
+}
+
+export const toBatchImage = (item: LibraryItem): BatchImage => ({
+  id: item.id,
+  name: item.original_name,
+  thumbnailUrl: item.thumbnail_url ?? null,
+});
+
+/** History state of /dashboard/batch when opened from My Images with images already chosen. */
+export interface NewBatchState {
+  batchImages?: BatchImage[];
+}
