@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { BATCH_EVENT, type Batch, type BatchEstimate, type BatchRequest, type BatchSummary } from '../../../shared/batch.schema.js';
+import type { z } from 'zod';
+import { BATCH_EVENT, type Batch, type BatchEstimate, type BatchRequest, type batchList } from '../../../shared/batch.schema.js';
 import { apiGet, apiPost } from '../../lib/api';
 import { useServerEvent, useServerReconnect } from '../../lib/events';
 
@@ -35,7 +36,7 @@ export interface InsufficientBatchBody {
 export function useBatchList() {
   return useQuery({
     queryKey: batchKeys.list,
-    queryFn: ({ signal }) => apiGet<{ items: BatchSummary[]; next_cursor: string | null }>('/api/batches?limit=10', signal),
+    queryFn: ({ signal }) => apiGet<z.infer<typeof batchList>>('/api/batches?limit=10', signal),
     staleTime: 10_000,
   });
 }
