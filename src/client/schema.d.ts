@@ -3441,7 +3441,18 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /** @enum {string} */
+        ErrorCode: "bad_request" | "validation" | "unauthenticated" | "insufficient_energy" | "forbidden" | "email_unverified" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "tool_failed" | "rate_limited" | "internal" | "unavailable";
+        Error: {
+            /** @description The product's words, fit to show to a person */
+            error: string;
+            code: components["schemas"]["ErrorCode"];
+            request_id?: string;
+        } & {
+            [key: string]: unknown;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;

@@ -51,6 +51,10 @@ export const inputMessages = {
   unstorable: 'The request contains characters that cannot be accepted',
   numberOutOfRange: 'The request contains a number that is out of range',
   tooDeep: 'The request is nested too deeply',
+  malformedJson: 'The request body is not valid JSON',
+  unsupportedMediaType: 'The request body has a content type this endpoint does not accept',
+  bodyTooLarge: 'The request body is too large',
+  malformedRequest: 'The request is malformed',
 } as const;
 
 /** Invites (requirements §8) */

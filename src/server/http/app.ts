@@ -32,7 +32,8 @@ import { outboxRoutes } from '../features/mail/outbox.routes.js';
 import { APP_VERSION } from '../version.js';
 import { PRODUCT_NAME, SESSION_COOKIE } from '../../shared/constants.js';
 import { messages } from '../../shared/messages.js';
-import { AppError } from './errors.js';
+import { AppError, ERROR_CODES } from './errors.js';
+import { fromFrameworkError } from './framework-errors.js';
 import { registerAuthGuard } from './auth-context.js';
 import { API_QUICK_START } from './api-quick-start.js';
 import { backupRoutes } from '../ops/backup.routes.js';
@@ -99,20 +100,18 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
 
   app.setErrorHandler((err, req, reply) => {
     const request_id = req.id;
-    if (err instanceof AppError) {
-      if (err.headers) reply.headers(err.headers);
-      return reply.status(err.status).send({ error: err.message, code: err.code, ...err.details, request_id });
-    }
-    const e = err as { validation?: unknown; statusCode?: number; message: string; code?: string };
+    const e = err as { validation?: unknown; statusCode?: number; message: string; code?: string; name?: string };
     if (hasZodFastifySchemaValidationErrors(err)) {
       // The schema's own words, as the services would say them.
-      return reply.status(400).send({ error: err.validation[0]?.message ?? e.message, code: 'validation' });
+      return reply.status(400).send({ error: err.validation[0]?.message ?? e.message, code: 'validation', request_id });
     }
     if (e.validation) {
       return reply.status(400).send({ error: e.message, code: 'validation', request_id });
     }
-    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
-      return reply.status(e.statusCode).send({ error: e.message, code: e.code ?? 'bad_request', request_id });
+    const known = err instanceof AppError ? err : e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? fromFrameworkError(e) : undefined;
+    if (known) {
+      if (known.headers) reply.headers(known.headers);
+      return reply.status(known.status).send({ error: known.message, code: known.code, ...known.details, request_id });
     }
     req.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ error: messages.unexpected, code: 'internal', request_id });
@@ -164,6 +163,20 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       info: { title: `${PRODUCT_NAME} API`, version: APP_VERSION, description: API_QUICK_START },
       // A session token or personal API key in the header, or the browser's session cookie.
       components: {
+        // Every refusal is { error, code, request_id }; code is one of these (the code -> status map in errors.ts).
+        schemas: {
+          ErrorCode: { type: 'string', enum: ERROR_CODES },
+          Error: {
+            type: 'object',
+            required: ['error', 'code'],
+            properties: {
+              error: { type: 'string', description: "The product's words, fit to show to a person" },
+              code: { $ref: '#/components/schemas/ErrorCode' },
+              request_id: { type: 'string' },
+            },
+            additionalProperties: true,
+          },
+        },
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'A session token or a personal API key' },
           cookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: "The browser's session" },

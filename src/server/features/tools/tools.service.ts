@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/db.js';
-import { AppError } from '../../http/errors.js';
+import { AppError, type ErrorCode } from '../../http/errors.js';
 import { decodeOptionalCursor, pageOf, seqKey } from '../../http/cursor.js';
 import type { EnergyService } from '../energy/energy.service.js';
 import type { PricingService } from '../pricing/pricing.service.js';
@@ -219,7 +219,7 @@ export class ToolsService {
       // Every failed or cancelled run was refunded in the same transaction that ended it.
       return {
         status: 422,
-        body: { error: job.error || tool.info.failure, code: 'tool_failed', job_id: job.id, status: job.status, refunded: true, energy_refunded: job.cost },
+        body: { error: job.error || tool.info.failure, code: 'tool_failed' satisfies ErrorCode, job_id: job.id, status: job.status, refunded: true, energy_refunded: job.cost },
       };
     }
     // Still running when the wait ended: 202 with the job to follow.
