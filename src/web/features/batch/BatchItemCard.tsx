@@ -4,9 +4,9 @@ import type { BatchItem, BatchItemStatus } from '../../../shared/batch.schema.js
 
 const STATUS: Record<BatchItemStatus, { label: string; tone: string; icon: typeof Clock }> = {
   queued: { label: 'Queued', tone: 'bg-zinc-800 text-zinc-200', icon: Clock },
-  running: { label: 'Running', tone: 'bg-fuchsia-500 text-white', icon: Loader2 },
+  running: { label: 'Running', tone: 'bg-fuchsia-700 text-white', icon: Loader2 },
   succeeded: { label: 'Done', tone: 'bg-emerald-500 text-zinc-950', icon: CheckCircle2 },
-  failed: { label: 'Failed', tone: 'bg-red-500 text-white', icon: AlertCircle },
+  failed: { label: 'Failed', tone: 'bg-red-600 text-white', icon: AlertCircle },
   canceled: { label: 'Cancelled', tone: 'bg-zinc-700 text-zinc-100', icon: Ban },
 };
 

@@ -80,7 +80,8 @@ export function MultiDropZone({
               </button>
             )}
           </div>
-          <ul className="scroll-thin max-h-48 space-y-2 overflow-y-auto pr-1" aria-label="Uploads">
+          {/* Focusable: a list that scrolls must be reachable by keyboard. */}
+          <ul className="scroll-thin max-h-48 space-y-2 overflow-y-auto pr-1" aria-label="Uploads" tabIndex={0}>
             {uploads.map((u) => (
               <li key={u.key} className="text-sm" data-testid="upload-row">
                 <div className="flex items-center gap-2">
