@@ -282,6 +282,7 @@ function fakeItem(i: number, kind: 'image' | 'video', extra: Record<string, unkn
     height: 1,
     status: 'ready',
     job_id: null,
+    batch_id: null,
     prompt: null,
     error: null,
     ...extra,

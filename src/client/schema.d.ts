@@ -1018,6 +1018,8 @@ export interface paths {
                             status: "pending" | "ready" | "failed";
                             /** Format: uuid */
                             job_id: string | null;
+                            /** Format: uuid */
+                            batch_id: string | null;
                             prompt: string | null;
                             error: string | null;
                         };
@@ -1090,6 +1092,8 @@ export interface paths {
                             status: "pending" | "ready" | "failed";
                             /** Format: uuid */
                             job_id: string | null;
+                            /** Format: uuid */
+                            batch_id: string | null;
                             prompt: string | null;
                             error: string | null;
                         };
@@ -1169,6 +1173,7 @@ export interface paths {
                 query?: {
                     kind?: "image" | "video";
                     generated?: "true" | "false";
+                    batch?: string;
                     cursor?: string;
                     limit?: number;
                 };
@@ -1211,6 +1216,8 @@ export interface paths {
                                 status: "pending" | "ready" | "failed";
                                 /** Format: uuid */
                                 job_id: string | null;
+                                /** Format: uuid */
+                                batch_id: string | null;
                                 prompt: string | null;
                                 error: string | null;
                             }[];
@@ -1328,6 +1335,8 @@ export interface paths {
                             status: "pending" | "ready" | "failed";
                             /** Format: uuid */
                             job_id: string | null;
+                            /** Format: uuid */
+                            batch_id: string | null;
                             prompt: string | null;
                             error: string | null;
                         };
@@ -1457,6 +1466,8 @@ export interface paths {
                             status: "pending" | "ready" | "failed";
                             /** Format: uuid */
                             job_id: string | null;
+                            /** Format: uuid */
+                            batch_id: string | null;
                             prompt: string | null;
                             error: string | null;
                         };
@@ -2678,6 +2689,595 @@ export interface paths {
                             text: string;
                         };
                     };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batches/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What a batch would cost against your balance, and how long it should take */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        tool: "fal-upscaler" | "fal-image-restore" | "fal-image-editor";
+                        /** @default {} */
+                        settings?: {
+                            [key: string]: unknown;
+                        };
+                        items: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            tool: "fal-upscaler" | "fal-image-restore" | "fal-image-editor";
+                            item_count: number;
+                            unit_cost: number;
+                            total_cost: number;
+                            balance: number;
+                            affordable_count: number;
+                            estimate_seconds: number | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your batches, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                /** @enum {string} */
+                                tool: "fal-upscaler" | "fal-image-restore" | "fal-image-editor";
+                                settings: {
+                                    [key: string]: unknown;
+                                };
+                                /** @enum {string} */
+                                status: "running" | "done";
+                                item_count: number;
+                                counts: {
+                                    queued: number;
+                                    running: number;
+                                    succeeded: number;
+                                    failed: number;
+                                    canceled: number;
+                                };
+                                progress: number;
+                                eta_seconds: number | null;
+                                energy_charged: number;
+                                energy_refunded: number;
+                                created_at: string;
+                                finished_at: string | null;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Run one tool over up to 100 library images
+         * @description Charges every image as its own run, all or nothing: when the balance does not cover them all, answers 402 with `affordable_count` and charges nothing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description A repeat with the same key returns the first batch */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        tool: "fal-upscaler" | "fal-image-restore" | "fal-image-editor";
+                        /** @default {} */
+                        settings?: {
+                            [key: string]: unknown;
+                        };
+                        items: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            tool: "fal-upscaler" | "fal-image-restore" | "fal-image-editor";
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            status: "running" | "done";
+                            item_count: number;
+                            counts: {
+                                queued: number;
+                                running: number;
+                                succeeded: number;
+                                failed: number;
+                                canceled: number;
+                            };
+                            progress: number;
+                            eta_seconds: number | null;
+                            energy_charged: number;
+                            energy_refunded: number;
+                            created_at: string;
+                            finished_at: string | null;
+                            items: {
+                                job_id: string;
+                                position: number;
+                                source_item_id: string | null;
+                                source_name: string | null;
+                                source_thumbnail_url: string | null;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                                progress_stage: string | null;
+                                progress_fraction: number;
+                                error: string | null;
+                                cost: number;
+                                library_item_id: string | null;
+                                result_url: string | null;
+                                result_thumbnail_url: string | null;
+                                retried_by: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @enum {string} */
+                            code: "insufficient_energy";
+                            affordable_count: number;
+                            total_cost: number;
+                            balance: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            tool: "fal-upscaler" | "fal-image-restore" | "fal-image-editor";
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            status: "running" | "done";
+                            item_count: number;
+                            counts: {
+                                queued: number;
+                                running: number;
+                                succeeded: number;
+                                failed: number;
+                                canceled: number;
+                            };
+                            progress: number;
+                            eta_seconds: number | null;
+                            energy_charged: number;
+                            energy_refunded: number;
+                            created_at: string;
+                            finished_at: string | null;
+                            items: {
+                                job_id: string;
+                                position: number;
+                                source_item_id: string | null;
+                                source_name: string | null;
+                                source_thumbnail_url: string | null;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                                progress_stage: string | null;
+                                progress_fraction: number;
+                                error: string | null;
+                                cost: number;
+                                library_item_id: string | null;
+                                result_url: string | null;
+                                result_thumbnail_url: string | null;
+                                retried_by: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batches/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel the images still waiting (refunded); running ones finish */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            tool: "fal-upscaler" | "fal-image-restore" | "fal-image-editor";
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            status: "running" | "done";
+                            item_count: number;
+                            counts: {
+                                queued: number;
+                                running: number;
+                                succeeded: number;
+                                failed: number;
+                                canceled: number;
+                            };
+                            progress: number;
+                            eta_seconds: number | null;
+                            energy_charged: number;
+                            energy_refunded: number;
+                            created_at: string;
+                            finished_at: string | null;
+                            items: {
+                                job_id: string;
+                                position: number;
+                                source_item_id: string | null;
+                                source_name: string | null;
+                                source_thumbnail_url: string | null;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                                progress_stage: string | null;
+                                progress_fraction: number;
+                                error: string | null;
+                                cost: number;
+                                library_item_id: string | null;
+                                result_url: string | null;
+                                result_thumbnail_url: string | null;
+                                retried_by: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batches/{id}/retry-failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run every failed image again (charged again) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            tool: "fal-upscaler" | "fal-image-restore" | "fal-image-editor";
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            status: "running" | "done";
+                            item_count: number;
+                            counts: {
+                                queued: number;
+                                running: number;
+                                succeeded: number;
+                                failed: number;
+                                canceled: number;
+                            };
+                            progress: number;
+                            eta_seconds: number | null;
+                            energy_charged: number;
+                            energy_refunded: number;
+                            created_at: string;
+                            finished_at: string | null;
+                            items: {
+                                job_id: string;
+                                position: number;
+                                source_item_id: string | null;
+                                source_name: string | null;
+                                source_thumbnail_url: string | null;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                                progress_stage: string | null;
+                                progress_fraction: number;
+                                error: string | null;
+                                cost: number;
+                                library_item_id: string | null;
+                                result_url: string | null;
+                                result_thumbnail_url: string | null;
+                                retried_by: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @enum {string} */
+                            code: "insufficient_energy";
+                            affordable_count: number;
+                            total_cost: number;
+                            balance: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batches/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every finished image of the batch as one ZIP, named after the images they were made from */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
             };
         };

@@ -28,6 +28,8 @@ import type { Tool } from './tools/tool-definition.js';
 import { MailService } from './features/mail/mail.service.js';
 import { createMailTransport } from './features/mail/mail-transport.js';
 import { AccountService, exportInlineMaxBytes } from './features/account/account.service.js';
+import { BatchesService } from './features/batches/batches.service.js';
+import { EstimatesService } from './features/estimates/estimates.service.js';
 
 import type { Logger as PinoLogger } from 'pino';
 
@@ -62,6 +64,8 @@ export interface Services {
   account: AccountService;
   /** Tool runs; they are taken and worked once the tool runtime has started the queue. */
   tools: ToolsService;
+  /** Batch Processing: many runs of one tool in one call. */
+  batches: BatchesService;
   queue: JobQueue;
   /** The AI provider that runs each tool. */
   ai: AiProviders;
@@ -101,6 +105,11 @@ export function createServices(config: Config, db: Db, log: Logger, opts: Servic
   const tools = new ToolsService(db, energy, pricing, queue, (opts.media ?? libraryMediaPort)(library), realtime, registry, (tool, input) =>
     tool.refuse(ai.providerFor(tool.endpoint), input),
   );
+  const batches = new BatchesService(db, tools, pricing, energy, library, realtime, new EstimatesService(db), {
+    // A user's batch items run this many at once: what the time left is divided by.
+    workersPerUser: Math.min(config.USER_CONCURRENCY, config.batchConcurrency),
+    log,
+  });
   return {
     auth: new AuthService(db, config.ADMIN_EMAILS, referrals, log, limiter, authLimitsOf(config), apiKeys),
     limiter,
@@ -123,6 +132,7 @@ export function createServices(config: Config, db: Db, log: Logger, opts: Servic
     payments: new PaymentsService(db, energy, pricing, createCheckoutGateway(config, db), config, log),
     registry,
     tools,
+    batches,
     queue,
     ai,
   };

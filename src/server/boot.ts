@@ -43,6 +43,7 @@ export async function bootToolRuntime(ctx: AppContext, runWorkers: boolean): Pro
   const runtime = await startToolRuntime(ctx, {
     runWorkers,
     concurrency: ctx.config.workerConcurrency,
+    batchConcurrency: ctx.config.batchConcurrency,
     perUserConcurrency: ctx.config.USER_CONCURRENCY,
   });
   const webhooks = runWorkers ? await startWebhookDispatcher(ctx.db, ctx.services.webhooks, ctx.log) : null;

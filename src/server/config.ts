@@ -85,6 +85,8 @@ const envSchema = z
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
     /** Runs of one user at once across all processes. */
     USER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+    /** Batch items at once per process, on workers of their own: default WORKER_CONCURRENCY. */
+    BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
     // Abuse limits, held in the database so every app process shares them. 0 turns one off.
     /** Password checks per account a minute from addresses it never signed in from; also per account and address. */
     SIGNIN_PER_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(0).default(10),
@@ -208,6 +210,7 @@ export interface Config extends Env {
   aiProviders: Readonly<Record<string, 'local' | 'fal'>>;
   defaultAiProvider: 'local' | 'fal';
   workerConcurrency: number;
+  batchConcurrency: number;
   /** Which checkout sells ENERGY: real Stripe, the built-in test page, or none. */
   payments: 'stripe' | 'test' | 'disabled';
   /**
@@ -247,6 +250,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
     aiProviders: aiProvidersOf(env),
     defaultAiProvider: env.AI_PROVIDER ?? (env.FAL_KEY ? 'fal' : 'local'),
     workerConcurrency: env.WORKER_CONCURRENCY ?? Math.max(1, os.availableParallelism()),
+    batchConcurrency: env.BATCH_CONCURRENCY ?? env.WORKER_CONCURRENCY ?? Math.max(1, os.availableParallelism()),
     payments,
     testCheckoutWarning:
       payments === 'test' && exposure

@@ -24,6 +24,9 @@ export const batchMessages = {
   /** Shown when the balance covers only part of the batch. */
   partial: (affordable: number, total: number) => `Your balance covers ${affordable} of ${total} images`,
   coversNone: 'Your balance does not cover any image of this batch',
+  imageNotFound: 'One of the chosen images is no longer in your library',
+  notAnImage: 'A batch runs on images only: remove the videos from the selection',
+  imageNotReady: 'One of the chosen images is still being processed',
 } as const;
 
 /** POST /api/batches and POST /api/batches/estimate. */
@@ -111,6 +114,15 @@ export type Batch = z.infer<typeof batch>;
 export const batchSummary = batch.omit({ items: true });
 export type BatchSummary = z.infer<typeof batchSummary>;
 export const batchList = z.object({ items: z.array(batchSummary), next_cursor: z.string().nullable() });
+
+/** 402 from POST /api/batches and retry-failed: nothing was charged; this many would be. */
+export const batchShortfall = z.looseObject({
+  error: z.string(),
+  code: z.literal('insufficient_energy'),
+  affordable_count: z.number().int(),
+  total_cost: z.number().int(),
+  balance: z.number().int(),
+});
 
 /** Server event on GET /api/events when a batch's counts change (items also send their 'job' events). */
 export const BATCH_EVENT = 'batch';

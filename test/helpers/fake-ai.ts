@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { ffmpegPath } from '../../src/server/providers/ai/local/ffmpeg.js';
 
 const execFileAsync = promisify(execFile);
-import type { AiProvider, MediaOutput, RunContext } from '../../src/server/providers/ai/ai-provider.js';
+import type { AiProvider, LocalMedia, MediaOutput, RunContext } from '../../src/server/providers/ai/ai-provider.js';
 import { ProviderError } from '../../src/server/providers/ai/ai-provider.js';
 
 export interface FakeBehaviour {
@@ -15,6 +15,8 @@ export interface FakeBehaviour {
   failWith?: string;
   /** Fail this many first attempts with a retryable error, then succeed. */
   flakyAttempts?: number;
+  /** Fail (for good) a run whose input image this says no to, with the message it returns. */
+  failIf?: (image: LocalMedia) => Promise<string | null>;
 }
 
 /** A real one-second 32x32 H.264 clip. */
@@ -26,7 +28,7 @@ async function tinyVideo(file: string): Promise<void> {
 export function createFakeAiProvider(behaviour: FakeBehaviour = {}) {
   let attempts = 0;
   const calls: string[] = [];
-  async function work(kind: string, ctx: RunContext, ext: string): Promise<MediaOutput> {
+  async function work(kind: string, ctx: RunContext, ext: string, image?: LocalMedia): Promise<MediaOutput> {
     calls.push(kind);
     attempts += 1;
     const steps = 4;
@@ -37,6 +39,8 @@ export function createFakeAiProvider(behaviour: FakeBehaviour = {}) {
     }
     if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('aborted');
     if (behaviour.failWith) throw new ProviderError(behaviour.failWith);
+    const refusal = image && behaviour.failIf ? await behaviour.failIf(image) : null;
+    if (refusal) throw new ProviderError(refusal);
     if (behaviour.flakyAttempts && attempts <= behaviour.flakyAttempts) throw new Error('transient glitch');
     const file = path.join(ctx.workDir, `out.${ext}`);
     // A real (tiny) PNG, so the real library accepts it; videos stay placeholder bytes.
@@ -48,9 +52,9 @@ export function createFakeAiProvider(behaviour: FakeBehaviour = {}) {
     name: 'fake',
     calls,
     behaviour,
-    upscaleImage: (_i, ctx) => work('upscale', ctx, 'png'),
-    restoreImage: (_i, ctx) => work('restore', ctx, 'png'),
-    editImage: async (i, ctx) => ({ ...(await work('edit', ctx, 'png')), promptUsed: i.prompt }),
+    upscaleImage: (i, ctx) => work('upscale', ctx, 'png', i.image),
+    restoreImage: (i, ctx) => work('restore', ctx, 'png', i.image),
+    editImage: async (i, ctx) => ({ ...(await work('edit', ctx, 'png', i.image)), promptUsed: i.prompt }),
     imageToVideo: async (i, ctx) => ({ ...(await work('i2v', ctx, 'mp4')), promptUsed: i.prompt, durationSeconds: Math.round(i.numFrames / i.framesPerSecond) }),
     upscaleVideo: async (_i, ctx) => ({ ...(await work('vup', ctx, 'mp4')), durationSeconds: 4 }),
     validateEditPrompt: (prompt) => (/nonsense/i.test(prompt) ? "I couldn't understand that edit. Try 'rotate 90'." : null),

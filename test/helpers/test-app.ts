@@ -24,6 +24,8 @@ export interface TestToolOptions {
   media?: ToolMediaPort;
   runWorkers?: boolean;
   concurrency?: number;
+  /** Batch items at once (default: concurrency). */
+  batchConcurrency?: number;
   perUserConcurrency?: number;
   maxAttempts?: number;
   sweepIntervalMs?: number;
@@ -46,6 +48,7 @@ export async function createTestApp(env: Record<string, string> = {}, toolOpts?:
     ? await startToolRuntime(ctx, {
         runWorkers: toolOpts.runWorkers ?? true,
         concurrency: toolOpts.concurrency ?? 2,
+        batchConcurrency: toolOpts.batchConcurrency,
         perUserConcurrency: toolOpts.perUserConcurrency ?? 2,
         maxAttempts: toolOpts.maxAttempts,
         retryDelaySeconds: 1,

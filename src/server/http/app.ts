@@ -18,6 +18,7 @@ import { libraryRoutes } from '../features/library/library.routes.js';
 import { paymentsRoutes } from '../features/payments/payments.routes.js';
 import { testCheckoutRoutes } from '../features/payments/test-checkout.routes.js';
 import { toolsRoutes } from '../features/tools/tools.routes.js';
+import { batchesRoutes } from '../features/batches/batches.routes.js';
 import { estimatesRoutes } from '../features/estimates/estimates.routes.js';
 import { profilesRoutes } from '../features/profiles/profiles.routes.js';
 import { pricingRoutes } from '../features/pricing/pricing.routes.js';
@@ -237,6 +238,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(webhooksRoutes(ctx));
   await app.register(toolsRoutes(ctx, ctx.services.tools));
   await app.register(estimatesRoutes(ctx));
+  await app.register(batchesRoutes(ctx));
   if (ctx.config.payments === 'test') await app.register(testCheckoutRoutes(ctx));
   // Only the process that owns an embedded database can back it up.
   if (ctx.db.kind === 'pglite') await app.register(backupRoutes(ctx));

@@ -2,6 +2,8 @@ import { PgBoss } from 'pg-boss';
 import type { Db, Queryable } from '../db/db.js';
 
 export const TOOL_RUN_QUEUE = 'tool-run';
+/** Batch items: the same runs, on workers of their own so single runs never wait behind a batch. */
+export const BATCH_RUN_QUEUE = 'batch-run';
 // Any constant works: the same for every process of the app (see migrate.ts for the other).
 const QUEUE_SCHEMA_LOCK_KEY = 727_002;
 const HAND_BACK_WAIT_MS = 10_000;
@@ -79,13 +81,15 @@ export class JobQueue {
     });
     boss.on('error', (err) => opts.log?.error({ err }, 'job queue error'));
     await boss.start();
-    await boss.createQueue(TOOL_RUN_QUEUE, {
-      retryLimit: 2,
-      retryDelay: opts.retryDelaySeconds ?? 5,
-      retryBackoff: true,
-      heartbeatSeconds: opts.heartbeatSeconds ?? 30,
-      deleteAfterSeconds: 7 * 86_400,
-    });
+    for (const name of [TOOL_RUN_QUEUE, BATCH_RUN_QUEUE]) {
+      await boss.createQueue(name, {
+        retryLimit: 2,
+        retryDelay: opts.retryDelaySeconds ?? 5,
+        retryBackoff: true,
+        heartbeatSeconds: opts.heartbeatSeconds ?? 30,
+        deleteAfterSeconds: 7 * 86_400,
+      });
+    }
     // A slow or down SMTP server is retried with backoff; the request that wrote the mail never waits.
     await boss.createQueue(MAIL_QUEUE, {
       retryLimit: 4,
@@ -105,8 +109,8 @@ export class JobQueue {
   }
 
   /** Enqueues inside the caller's transaction; grouped by user for the per-user cap. */
-  async sendToolRun(message: ToolRunMessage, tx: Queryable): Promise<void> {
-    await this.boss.send(TOOL_RUN_QUEUE, message, {
+  async sendToolRun(message: ToolRunMessage, tx: Queryable, batchItem = false): Promise<void> {
+    await this.boss.send(batchItem ? BATCH_RUN_QUEUE : TOOL_RUN_QUEUE, message, {
       id: message.jobId,
       group: { id: message.userId },
       expireInSeconds: message.timeLimitSeconds,
@@ -132,8 +136,8 @@ export class JobQueue {
 
   readonly workerIds: string[] = [];
 
-  async cancelToolRun(jobId: string): Promise<void> {
-    await this.boss.cancel(TOOL_RUN_QUEUE, jobId);
+  async cancelToolRun(jobId: string, batchItem = false): Promise<void> {
+    await this.boss.cancel(batchItem ? BATCH_RUN_QUEUE : TOOL_RUN_QUEUE, jobId);
   }
 
   private stopped = false;

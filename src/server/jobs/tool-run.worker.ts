@@ -7,7 +7,7 @@ import type { ToolsService } from '../features/tools/tools.service.js';
 import { generatedName, toolErrors } from '../features/tools/tools.service.js';
 import type { ToolMediaPort } from '../features/tools/tool-media.js';
 import { InvalidResultError } from '../tools/tool-definition.js';
-import { TOOL_RUN_QUEUE, type JobQueue, type ToolRunMessage } from './queue.js';
+import { BATCH_RUN_QUEUE, TOOL_RUN_QUEUE, type JobQueue, type ToolRunMessage } from './queue.js';
 import { observeToolRun, type JobOutcome } from '../observability/metrics.js';
 
 export interface WorkerDeps {
@@ -19,6 +19,8 @@ export interface WorkerDeps {
   log: { info: (o: unknown, m?: string) => void; warn: (o: unknown, m?: string) => void; error: (o: unknown, m?: string) => void };
   /** Heavy jobs at once in this process (default: one per core). */
   concurrency: number;
+  /** Batch items at once in this process, on workers of their own (default: concurrency). */
+  batchConcurrency?: number;
   /** Runs of one user at once across all processes, so one user cannot starve the rest. */
   perUserConcurrency: number;
   /** Attempts before a run that keeps failing is given up and refunded. */
@@ -30,28 +32,38 @@ const STATUS_POLL_MS = 2_000;
 /** Progress is written at most this often (plus every 5% step). */
 const PROGRESS_INTERVAL_MS = 400;
 
+/**
+ * Single runs and batch items are worked from two queues with workers of
+ * their own, so a long batch never holds the workers single runs wait for;
+ * on each, a user's runs are capped across processes so users interleave.
+ */
 export async function startToolWorkers(deps: WorkerDeps): Promise<void> {
-  const id = await deps.queue.boss.work<ToolRunMessage>(
-    TOOL_RUN_QUEUE,
-    {
-      batchSize: 1,
-      localConcurrency: deps.concurrency,
-      groupConcurrency: deps.perUserConcurrency,
-      pollingIntervalSeconds: 1,
-    },
-    async ([message]) => {
-      try {
-        const run = runToolJob(message.data, deps, message.signal);
-        deps.queue.track(run);
-        await run;
-      } finally {
-        // A worker that just finished fetches again at once instead of
-        // sleeping out its polling interval while work is waiting.
-        deps.queue.wake();
-      }
-    },
-  );
-  deps.queue.workerIds.push(id);
+  for (const [queue, concurrency] of [
+    [TOOL_RUN_QUEUE, deps.concurrency],
+    [BATCH_RUN_QUEUE, deps.batchConcurrency ?? deps.concurrency],
+  ] as const) {
+    const id = await deps.queue.boss.work<ToolRunMessage>(
+      queue,
+      {
+        batchSize: 1,
+        localConcurrency: concurrency,
+        groupConcurrency: deps.perUserConcurrency,
+        pollingIntervalSeconds: 1,
+      },
+      async ([message]) => {
+        try {
+          const run = runToolJob(message.data, deps, message.signal);
+          deps.queue.track(run);
+          await run;
+        } finally {
+          // A worker that just finished fetches again at once instead of
+          // sleeping out its polling interval while work is waiting.
+          deps.queue.wake();
+        }
+      },
+    );
+    deps.queue.workerIds.push(id);
+  }
 }
 
 class Cancelled extends Error {}
@@ -84,7 +96,7 @@ export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps, stop
     return;
   }
   const provider = deps.providerFor(definition.endpoint);
-  const job = await tools.claim(message.jobId, provider.name);
+  const job = await tools.claim(message.jobId, provider.name, definition.info.timeLimitSeconds);
   if (!job) return; // already ended: cancelled, swept or done
   const tool = definition.info;
   const maxAttempts = deps.maxAttempts ?? 3;

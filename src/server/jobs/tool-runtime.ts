@@ -8,6 +8,8 @@ export interface ToolRuntimeOptions {
   /** Run workers in this process (the app by default; a worker process always). */
   runWorkers: boolean;
   concurrency: number;
+  /** Batch items at once in this process (default: concurrency). */
+  batchConcurrency?: number;
   perUserConcurrency: number;
   heartbeatSeconds?: number;
   retryDelaySeconds?: number;
@@ -51,6 +53,7 @@ export async function startToolRuntime(ctx: AppContext, opts: ToolRuntimeOptions
       providerFor: ai.providerFor,
       log: ctx.log,
       concurrency: opts.concurrency,
+      batchConcurrency: opts.batchConcurrency,
       perUserConcurrency: opts.perUserConcurrency,
       maxAttempts: opts.maxAttempts,
     });

@@ -139,6 +139,7 @@ export async function deletePersonalRows(db: Queryable, userId: string, email: s
   );
   const exports = await db.query<{ storage_key: string | null }>('DELETE FROM account_exports WHERE user_id = $1 RETURNING storage_key', [userId]);
   await db.query('DELETE FROM tool_jobs WHERE user_id = $1', [userId]);
+  await db.query('DELETE FROM batches WHERE user_id = $1', [userId]);
   await db.query('DELETE FROM referral_invites WHERE inviter_id = $1', [userId]);
   await db.query('DELETE FROM sessions WHERE user_id = $1', [userId]);
   await db.query('DELETE FROM api_keys WHERE user_id = $1', [userId]);

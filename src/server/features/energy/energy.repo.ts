@@ -42,6 +42,16 @@ export async function spendEnergy(db: Queryable, s: NewSpend): Promise<number | 
   return row?.energy_balance ?? undefined;
 }
 
+/** The balance, row-locked until the transaction ends when asked (a spend that must see it unchanged). */
+export async function readBalance(db: Queryable, userId: string, lock: boolean): Promise<number> {
+  const row = await one<{ energy_balance: number }>(
+    db,
+    `SELECT energy_balance FROM user_profiles WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
+    [userId],
+  );
+  return row?.energy_balance ?? 0;
+}
+
 /**
  * The conditional debit: one statement, so concurrent spends can never
  * overdraw (a blocked UPDATE re-checks its WHERE under READ COMMITTED).

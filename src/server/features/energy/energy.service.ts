@@ -44,6 +44,14 @@ export class EnergyService {
     this.listeners.push(listener);
   }
 
+  /**
+   * The current balance. Inside a transaction it stays locked until commit,
+   * so several spends checked against it together cannot be overtaken.
+   */
+  balance(userId: string, tx?: Tx): Promise<number> {
+    return repo.readBalance(tx ?? this.db, userId, !!tx);
+  }
+
   /** Conditional debit + ledger row. Throws 402 with the spec's message when short. */
   async spend(req: SpendRequest, tx?: Tx): Promise<number> {
     assertWholeNonNegative(req.cost);

@@ -17,6 +17,8 @@ export function recentTimings(db: Queryable, tool: string, limit: number): Promi
          ON i.id = CASE WHEN j.result->>'original_item_id' ~ '^[0-9a-f-]{36}$' THEN (j.result->>'original_item_id')::uuid END
         AND i.user_id = j.user_id
       WHERE j.tool = $1 AND j.status = 'succeeded' AND j.finished_at IS NOT NULL
+        -- A batch item's wait in line behind its own batch says nothing about a single run.
+        AND j.batch_id IS NULL
       ORDER BY j.finished_at DESC
       LIMIT $2`,
     [tool, limit],

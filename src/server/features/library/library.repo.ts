@@ -27,6 +27,8 @@ export interface LibraryRow {
   prompt: string | null;
   error: string | null;
   kind: LibraryKind;
+  /** The batch whose run made this item, if any. */
+  batch_id: string | null;
   /** created_at in microseconds since the epoch, exact: the paging key. */
   cursor_us: string;
 }
@@ -52,7 +54,8 @@ export interface NewLibraryRow {
 
 const COLUMNS = `id, user_id, filename, original_name, file_size, content_type, storage_path, is_generated,
   generation_type, original_image_url, duration_seconds, created_at, thumbnail_path, width, height, status,
-  job_id, prompt, error, kind, ${createdUsSql('created_at')} AS cursor_us`;
+  job_id, prompt, error, kind, ${createdUsSql('created_at')} AS cursor_us,
+  (SELECT tj.batch_id FROM tool_jobs tj WHERE tj.id = uploaded_images.job_id) AS batch_id`;
 
 /**
  * Inserts an item; with a job id the insert happens at most once per job
@@ -115,6 +118,11 @@ export function findItemByPath(db: Queryable, userId: string, storagePath: strin
   return one<LibraryRow>(db, `SELECT ${COLUMNS} FROM uploaded_images WHERE storage_path = $1 AND user_id = $2`, [storagePath, userId]);
 }
 
+/** The owner's items among ids (missing or foreign ids are left out). */
+export function findItems(db: Queryable, userId: string, ids: string[]) {
+  return db.query<LibraryRow>(`SELECT ${COLUMNS} FROM uploaded_images WHERE user_id = $1 AND id = ANY($2::uuid[])`, [userId, ids]);
+}
+
 export function findItemByJob(db: Queryable, jobId: string) {
   return one<LibraryRow>(db, `SELECT ${COLUMNS} FROM uploaded_images WHERE job_id = $1`, [jobId]);
 }
@@ -127,6 +135,7 @@ export function listItems(
   limit: number,
   after?: readonly [createdUs: string, id: string],
   generated?: boolean,
+  batchId?: string,
 ) {
   const params: unknown[] = [userId, limit];
   let where = 'user_id = $1';
@@ -137,6 +146,10 @@ export function listItems(
   if (generated !== undefined) {
     params.push(generated);
     where += ` AND is_generated = $${params.length}`;
+  }
+  if (batchId) {
+    params.push(batchId);
+    where += ` AND job_id IN (SELECT id FROM tool_jobs WHERE batch_id = $${params.length} AND user_id = $1)`;
   }
   if (after) {
     params.push(...after);

@@ -29,6 +29,8 @@ export const libraryItemSchema = z.object({
   height: z.number().int().nullable(),
   status: z.enum(['pending', 'ready', 'failed']),
   job_id: z.string().uuid().nullable(),
+  /** The batch whose run made this item (GET /api/library?batch=<id> lists them). */
+  batch_id: z.string().uuid().nullable(),
   prompt: z.string().nullable(),
   error: z.string().nullable(),
 });
@@ -51,6 +53,8 @@ export const libraryListQuery = z.object({
   kind: mediaKindSchema.optional(),
   /** Only the Generated (true) or Uploaded (false) group. */
   generated: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  /** Only the results of one batch run. */
+  batch: z.string().uuid().optional(),
   cursor: cursorParam,
   limit: z.coerce.number().int().min(1).max(LIBRARY_PAGE_MAX).default(LIBRARY_PAGE_DEFAULT),
 });

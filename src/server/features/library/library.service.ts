@@ -71,6 +71,8 @@ export interface LibraryItem {
   height: number | null;
   status: repo.ItemStatus;
   job_id: string | null;
+  /** The batch whose run made this item, if any. */
+  batch_id: string | null;
   prompt: string | null;
   error: string | null;
 }
@@ -438,15 +440,31 @@ export class LibraryService {
 
   // ------------------------------------------------------------------ reads
 
-  async list(userId: string, q: { kind?: MediaKind; generated?: boolean; cursor?: string; limit: number }): Promise<LibraryPage> {
+  async list(userId: string, q: { kind?: MediaKind; generated?: boolean; batch?: string; cursor?: string; limit: number }): Promise<LibraryPage> {
     const after = decodeOptionalCursor(q.cursor, createdKey);
-    const rows = await repo.listItems(this.db, userId, q.kind, q.limit + 1, after, q.generated);
+    const rows = await repo.listItems(this.db, userId, q.kind, q.limit + 1, after, q.generated, q.batch);
     const page = pageOf(rows, q.limit, (r) => [r.cursor_us, r.id]);
     return { items: await Promise.all(page.rows.map((r) => this.toItem(r))), next_cursor: page.next_cursor };
   }
 
   async get(userId: string, id: string): Promise<LibraryItem> {
     return this.toItem(await this.mustFind(userId, id));
+  }
+
+  /** The owner's items among ids, by id, with fresh links (others are left out). */
+  async getMany(userId: string, ids: string[]): Promise<Map<string, LibraryItem>> {
+    const wanted = [...new Set(ids.filter((id) => UUID_RE.test(id)))];
+    const rows = wanted.length ? await repo.findItems(this.db, userId, wanted) : [];
+    const items = await Promise.all(rows.map((r) => this.toItem(r)));
+    return new Map(items.map((i) => [i.id, i]));
+  }
+
+  /** A ready item's stored file, for streaming into an archive; null when it is not there to read. */
+  async openReady(userId: string, id: string): Promise<{ stream: Readable; ext: string; createdAt: Date } | null> {
+    const row = UUID_RE.test(id) ? await repo.findItem(this.db, userId, id) : undefined;
+    if (!row || row.status !== 'ready' || isPendingPath(row.storage_path)) return null;
+    const got = await this.storage.get(row.storage_path).catch(() => null);
+    return got ? { stream: got.stream, ext: extensionFor(row.content_type), createdAt: new Date(row.created_at) } : null;
   }
 
   /** A signed link that downloads the file under its original name. */
@@ -753,6 +771,7 @@ export class LibraryService {
       height: r.height,
       status: r.status,
       job_id: r.job_id,
+      batch_id: r.batch_id ?? null,
       prompt: r.prompt,
       error: r.error,
     };

@@ -26,6 +26,11 @@ export interface ToolJobRow {
   finished_at: Date | null;
   deadline_at: Date;
   seq: number;
+  /** Set on the runs of a batch (one per image). */
+  batch_id: string | null;
+  batch_position: number | null;
+  /** A failed batch item run again points at its newer run. */
+  retried_by: string | null;
 }
 
 export function insertJob(
@@ -40,15 +45,28 @@ export function insertJob(
     timeLimitSeconds: number;
     webhookUrl?: string | null;
     apiKeyId?: string | null;
+    batch?: { id: string; position: number } | null;
   },
 ) {
   return one<ToolJobRow>(
     db,
-    `INSERT INTO tool_jobs (user_id, tool, input, cost, idempotency_key, request_hash, deadline_at, webhook_url, api_key_id)
-     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7), $8, $9)
+    `INSERT INTO tool_jobs (user_id, tool, input, cost, idempotency_key, request_hash, deadline_at, webhook_url, api_key_id, batch_id, batch_position)
+     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7), $8, $9, $10, $11)
      ON CONFLICT (user_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
      RETURNING *`,
-    [j.userId, j.tool, JSON.stringify(j.input), j.cost, j.idempotencyKey, j.requestHash, j.timeLimitSeconds, j.webhookUrl ?? null, j.apiKeyId ?? null],
+    [
+      j.userId,
+      j.tool,
+      JSON.stringify(j.input),
+      j.cost,
+      j.idempotencyKey,
+      j.requestHash,
+      j.timeLimitSeconds,
+      j.webhookUrl ?? null,
+      j.apiKeyId ?? null,
+      j.batch?.id ?? null,
+      j.batch?.position ?? null,
+    ],
   );
 }
 
@@ -70,15 +88,20 @@ export function listJobs(db: Queryable, userId: string, limit: number, beforeSeq
     : db.query<ToolJobRow>('SELECT * FROM tool_jobs WHERE user_id = $1 ORDER BY seq DESC LIMIT $2', [userId, limit]);
 }
 
-/** A worker takes the job (first attempt, or again after a crash). */
-export function claimJob(db: Queryable, jobId: string, provider: string) {
+/**
+ * A worker takes the job (first attempt, or again after a crash). A batch
+ * item's time limit counts from its first start: it may wait its turn for long.
+ */
+export function claimJob(db: Queryable, jobId: string, provider: string, timeLimitSeconds: number) {
   return one<ToolJobRow>(
     db,
     `UPDATE tool_jobs SET status = 'running', attempts = attempts + 1, provider = $2,
+            deadline_at = CASE WHEN batch_id IS NOT NULL AND started_at IS NULL
+                               THEN now() + make_interval(secs => $3) ELSE deadline_at END,
             started_at = COALESCE(started_at, now())
       WHERE id = $1 AND status IN ('queued', 'running')
       RETURNING *`,
-    [jobId, provider],
+    [jobId, provider, timeLimitSeconds],
   );
 }
 

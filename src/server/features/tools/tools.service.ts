@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../../db/db.js';
+import type { Db, Tx } from '../../db/db.js';
 import { AppError, type ErrorCode } from '../../http/errors.js';
 import { decodeOptionalCursor, pageOf, seqKey } from '../../http/cursor.js';
 import type { EnergyService } from '../energy/energy.service.js';
-import type { PricingService } from '../pricing/pricing.service.js';
+import type { PricingService, ToolPrice } from '../pricing/pricing.service.js';
 import type { AuthenticatedUser } from '../auth/auth.service.js';
 import type { RealtimeHub } from '../../realtime/realtime-hub.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -30,6 +30,9 @@ export const toolErrors = {
 /** Events on GET /api/events for the user's runs. */
 export const JOB_EVENT = 'job';
 
+/** How long a batch item may wait in line before the sweeper gives up on it (refunded). */
+const BATCH_WAIT_ALLOWANCE_SECONDS = 24 * 3600;
+
 export interface JobEvent {
   id: string;
   tool: string;
@@ -38,13 +41,31 @@ export interface JobEvent {
   progress_fraction: number;
   error?: string | null;
   library_item_id?: string | null;
+  /** The batch the run belongs to, if any. */
+  batch_id?: string | null;
 }
+
+/** Told after a run ended (any process that settled it), once committed. */
+export type RunEndListener = (job: repo.ToolJobRow) => void | Promise<void>;
 
 /** Checked after validation, before any charge (e.g. the local editor's command language). */
 export type InputCheck = (tool: Tool, input: ParsedInput) => string | null;
 
 /** Safety poll while waiting for a job; end events normally wake the wait at once. */
 const WAIT_POLL_MS = 5_000;
+
+/** A client's Idempotency-Key, trimmed; null when none was sent. */
+export function checkedIdempotencyKey(raw: string | undefined): string | null {
+  const key = raw?.trim() || null;
+  if (key !== null && (key.length > 200 || !/^[\x21-\x7e]+$/.test(key))) {
+    throw new AppError('validation', toolErrors.idempotencyKeyInvalid);
+  }
+  return key;
+}
+
+/** What an Idempotency-Key replay must match: the tool and its parsed input, key order aside. */
+export const requestHashOf = (endpoint: string, input: unknown): string =>
+  createHash('sha256').update(`${endpoint}\n${canonical(input)}`).digest('hex');
 
 const canonical = (v: unknown): string =>
   JSON.stringify(v, (_k, value) =>
@@ -61,6 +82,7 @@ const canonical = (v: unknown): string =>
  */
 export class ToolsService {
   private readonly finished = new Map<string, Set<() => void>>();
+  private readonly endListeners: RunEndListener[] = [];
 
   constructor(
     private readonly db: Db,
@@ -72,6 +94,10 @@ export class ToolsService {
     readonly registry: ToolRegistry,
     private readonly checkInput: InputCheck = () => null,
   ) {}
+
+  onRunEnd(listener: RunEndListener): void {
+    this.endListeners.push(listener);
+  }
 
   parse(tool: Tool, body: unknown): ParsedInput {
     const parsed = tool.parseInput(body);
@@ -98,11 +124,8 @@ export class ToolsService {
     const definition = this.registry.get(endpoint);
     const tool = definition.info;
     const input = this.parse(definition, body);
-    const key = idempotencyKey?.trim() || null;
-    if (key !== null && (key.length > 200 || !/^[\x21-\x7e]+$/.test(key))) {
-      throw new AppError('validation', toolErrors.idempotencyKeyInvalid);
-    }
-    const requestHash = createHash('sha256').update(`${endpoint}\n${canonical(input)}`).digest('hex');
+    const key = checkedIdempotencyKey(idempotencyKey);
+    const requestHash = requestHashOf(endpoint, input);
     if (key) {
       const existing = await repo.findByIdempotencyKey(this.db, user.id, key);
       if (existing) return this.replay(existing, requestHash);
@@ -110,35 +133,84 @@ export class ToolsService {
 
     const created = await this.db.transaction(async (tx) => {
       const price = await this.pricing.priceFor({ role: user.role }, tool.pricing, tx);
-      const job = await repo.insertJob(tx, {
+      return this.chargeRun(tx, {
         userId: user.id,
-        tool: endpoint,
+        definition,
         input,
-        cost: price.cost,
+        price,
         idempotencyKey: key,
         requestHash,
-        timeLimitSeconds: tool.timeLimitSeconds,
         webhookUrl: opts.webhookUrl,
         apiKeyId: opts.apiKeyId,
       });
-      if (!job) return null; // the same key won a race a moment ago
-      await this.energy.spend(
-        { userId: user.id, cost: price.cost, toolName: price.displayName, description: tool.title, jobId: job.id, tool: tool.pricing },
-        tx,
-      );
-      await this.queue.sendToolRun({ jobId: job.id, userId: user.id, timeLimitSeconds: tool.timeLimitSeconds }, tx);
-      // This process's idle workers look at once, when the job is there to be seen.
-      tx.afterCommit(() => this.queue.wake());
-      return job;
     });
     if (!created) return this.replay((await repo.findByIdempotencyKey(this.db, user.id, key!))!, requestHash);
 
-    if (opts.pendingItemId) {
-      await this.media.reattachPending?.(user.id, opts.pendingItemId, created.id);
+    await this.announce(created, opts.pendingItemId);
+    return created;
+  }
+
+  /**
+   * Inside the caller's transaction: records the run, charges it on the
+   * ledger and enqueues it (a batch item on the batch queue). Null when the
+   * Idempotency-Key won a race a moment ago. Call announce() after commit.
+   */
+  async chargeRun(
+    tx: Tx,
+    run: {
+      userId: string;
+      definition: Tool;
+      input: ParsedInput;
+      price: ToolPrice;
+      idempotencyKey: string | null;
+      requestHash: string;
+      webhookUrl?: string;
+      apiKeyId?: string;
+      batch?: { id: string; position: number; description: string };
+    },
+  ): Promise<repo.ToolJobRow | null> {
+    const tool = run.definition.info;
+    const job = await repo.insertJob(tx, {
+      userId: run.userId,
+      tool: run.definition.endpoint,
+      input: run.input,
+      cost: run.price.cost,
+      idempotencyKey: run.idempotencyKey,
+      requestHash: run.requestHash,
+      // A batch item waits its turn behind the others: its limit starts again when it starts.
+      timeLimitSeconds: run.batch ? tool.timeLimitSeconds + BATCH_WAIT_ALLOWANCE_SECONDS : tool.timeLimitSeconds,
+      webhookUrl: run.webhookUrl,
+      apiKeyId: run.apiKeyId,
+      batch: run.batch,
+    });
+    if (!job) return null; // the same key won a race a moment ago
+    await this.energy.spend(
+      {
+        userId: run.userId,
+        cost: run.price.cost,
+        toolName: run.price.displayName,
+        description: run.batch?.description ?? tool.title,
+        jobId: job.id,
+        tool: tool.pricing,
+      },
+      tx,
+    );
+    await this.queue.sendToolRun({ jobId: job.id, userId: run.userId, timeLimitSeconds: tool.timeLimitSeconds }, tx, !!run.batch);
+    // This process's idle workers look at once, when the job is there to be seen.
+    tx.afterCommit(() => this.queue.wake());
+    return job;
+  }
+
+  /** After the run's transaction committed: its pending library entry (videos) and its first event. */
+  async announce(created: repo.ToolJobRow, pendingItemId?: string): Promise<void> {
+    const definition = this.registry.get(created.tool);
+    const tool = definition.info;
+    if (pendingItemId) {
+      await this.media.reattachPending?.(created.user_id, pendingItemId, created.id);
     } else if (definition.hasPending && this.media.createPending) {
-      const prompt = definition.pendingPrompt(input) ?? '';
+      const prompt = definition.pendingPrompt(created.input as ParsedInput) ?? '';
       await this.media.createPending({
-        userId: user.id,
+        userId: created.user_id,
         jobId: created.id,
         originalName: generatedName(tool.output === 'video' ? 'Video' : 'Image', prompt),
         generationType: tool.label,
@@ -146,7 +218,6 @@ export class ToolsService {
       });
     }
     await this.publish(created);
-    return created;
   }
 
   private replay(job: repo.ToolJobRow, requestHash: string): repo.ToolJobRow {
@@ -246,11 +317,18 @@ export class ToolsService {
   }
 
   /** Cancels a queued or running job of the user: refunded once; a running worker stops. */
-  async cancel(userId: string, jobId: string): Promise<ToolJob> {
+  /** Cancels a run that has not started yet (refunded once, whoever else cancels it too); false when it had. */
+  async cancelQueued(jobId: string): Promise<boolean> {
+    const ended = await this.settleFailure(jobId, 'canceled', toolErrors.cancelled, ['queued']);
+    if (ended) await this.queue.cancelToolRun(jobId, ended.batch_id !== null).catch(() => {});
+    return !!ended;
+  }
+
+    async cancel(userId: string, jobId: string): Promise<ToolJob> {
     await this.findOwned(userId, jobId);
     const ended = await this.settleFailure(jobId, 'canceled', toolErrors.cancelled);
     if (!ended) throw new AppError('conflict', toolErrors.notCancellable);
-    await this.queue.cancelToolRun(jobId).catch(() => {});
+    await this.queue.cancelToolRun(jobId, ended.batch_id !== null).catch(() => {});
     return toToolJob(ended);
   }
 
@@ -290,8 +368,8 @@ export class ToolsService {
     return repo.findJob(this.db, jobId);
   }
 
-  claim(jobId: string, provider: string) {
-    return repo.claimJob(this.db, jobId, provider);
+  claim(jobId: string, provider: string, timeLimitSeconds: number) {
+    return repo.claimJob(this.db, jobId, provider, timeLimitSeconds);
   }
 
   /** Hands a running job back to the queue at shutdown: no refund, and the retry charges nothing. */
@@ -304,7 +382,14 @@ export class ToolsService {
   async progress(job: repo.ToolJobRow, stage: string, fraction: number): Promise<void> {
     await repo.saveProgress(this.db, job.id, stage, fraction);
     await this.realtime
-      .publish(JOB_EVENT, job.user_id, { id: job.id, tool: job.tool, status: 'running', progress_stage: stage, progress_fraction: fraction } satisfies JobEvent)
+      .publish(JOB_EVENT, job.user_id, {
+        id: job.id,
+        tool: job.tool,
+        status: 'running',
+        progress_stage: stage,
+        progress_fraction: fraction,
+        ...(job.batch_id ? { batch_id: job.batch_id } : {}),
+      } satisfies JobEvent)
       .catch(() => {});
   }
 
@@ -327,10 +412,18 @@ export class ToolsService {
     return true;
   }
 
-  /** Fails or cancels an open job and refunds it, in one transaction; null when it had ended already. */
-  async settleFailure(jobId: string, status: 'failed' | 'canceled', error: string): Promise<repo.ToolJobRow | null> {
+  /**
+   * Fails or cancels an open job (only a queued one when asked) and refunds
+   * it, in one transaction; null when it had ended (or started) already.
+   */
+  async settleFailure(
+    jobId: string,
+    status: 'failed' | 'canceled',
+    error: string,
+    from: repo.JobStatus[] = ['queued', 'running'],
+  ): Promise<repo.ToolJobRow | null> {
     const ended = await this.db.transaction(async (tx) => {
-      const row = await repo.markEnded(tx, jobId, status, error, ['queued', 'running']);
+      const row = await repo.markEnded(tx, jobId, status, error, from);
       if (!row) return null;
       const title = this.registry.find(row.tool)?.info.title ?? row.tool;
       await this.energy.refund(jobId, `Refund: ${title} (${status === 'canceled' ? 'cancelled' : 'failed'})`, tx);
@@ -355,6 +448,7 @@ export class ToolsService {
   private async afterEnd(job: repo.ToolJobRow): Promise<void> {
     for (const wake of this.finished.get(job.id) ?? []) wake();
     await this.publish(job);
+    for (const listener of this.endListeners) await Promise.resolve(listener(job)).catch(() => {});
   }
 
   private async publish(job: repo.ToolJobRow): Promise<void> {
@@ -367,6 +461,7 @@ export class ToolsService {
         progress_fraction: job.progress_fraction,
         error: job.error,
         library_item_id: job.library_item_id,
+        ...(job.batch_id ? { batch_id: job.batch_id } : {}),
       } satisfies JobEvent)
       .catch(() => {});
   }

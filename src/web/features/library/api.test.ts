@@ -40,6 +40,7 @@ function item(n: number, extra: Partial<LibraryItem> = {}): LibraryItem {
     height: 1,
     status: 'ready',
     job_id: null,
+    batch_id: null,
     prompt: null,
     error: null,
     ...extra,
