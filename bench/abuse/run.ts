@@ -11,7 +11,12 @@
  *      the hourly limit (UPLOADS_PER_HOUR);
  *   3. meanwhile, an ordinary signed-in user pages through their gallery: the
  *      p99 latency during the attack against the same page on the idle
- *      server, measured first in the same run (target: at most 3x).
+ *      server, measured in the same run (target: at most 3x).
+ *
+ * The attack runs in ROUNDS rounds, each against a fresh victim and uploader
+ * and preceded by its own idle samples, so one unlucky second of a shared
+ * machine does not decide the figure: the p99 is reported per round and
+ * over all samples. The limits must hold in every round.
  *
  * Not part of the test run.
  */
@@ -21,6 +26,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -28,6 +34,7 @@ const SIGN_INS = 1000;
 const UPLOADS = 500;
 const UPLOADS_PER_HOUR = 100;
 const IDLE_SAMPLES = 200;
+const ROUNDS = 3;
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -95,62 +102,97 @@ function uploadOnce(token: string) {
   return fetch(`${base}/api/library/uploads`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
 }
 
-async function galleryOnce(token: string): Promise<number> {
-  const t0 = performance.now();
-  const res = await fetch(`${base}/api/library?kind=image&limit=48`, { headers: { authorization: `Bearer ${token}` } });
-  await res.arrayBuffer();
-  if (!res.ok) throw new Error(`gallery ${res.status}`);
-  return performance.now() - t0;
+/** The ordinary user, in a thread of its own (reader.ts): what it measures is the server, not this process. */
+function startReader(token: string) {
+  const worker = new Worker(new URL('./reader.ts', import.meta.url), { workerData: { base, token } });
+  const answer = () =>
+    new Promise<number[]>((resolve, reject) => {
+      worker.once('message', (m: { samples: number[] }) => resolve(m.samples));
+      worker.once('error', reject);
+    });
+  return {
+    idle(count: number) {
+      worker.postMessage({ measure: 'idle', count });
+      return answer();
+    },
+    /** Samples until the returned stop() is called; stop() resolves to the samples. */
+    duringAttack() {
+      const samples = answer();
+      worker.postMessage({ measure: 'attack' });
+      return () => {
+        worker.postMessage({ measure: 'stop' });
+        return samples;
+      };
+    },
+    close: () => worker.terminate(),
+  };
 }
 
-try {
-  await waitReady();
-  const victim = 'victim@bench.test';
+interface Round {
+  attackMs: number;
+  checked: number;
+  stored: number;
+  signInCodes: number[];
+  uploadCodes: number[];
+  idle: number[];
+  during: number[];
+}
+
+const statusOf = async (r: Response) => (await r.arrayBuffer(), r.status);
+/** A refused upload may be answered before its body is sent; the server then drops the rest (the client sees a reset). */
+const connectionLost = () => 0;
+const count = (codes: number[], code: number) => codes.filter((c) => c === code).length;
+const others = (codes: number[], ok: number[]) => codes.filter((c) => !ok.includes(c)).length;
+
+async function attackRound(round: number, reader: ReturnType<typeof startReader>): Promise<Round> {
+  const victim = `victim${round}@bench.test`;
   await signUp(victim);
-  const uploader = await signUp('uploader@bench.test');
-  const reader = await signUp('reader@bench.test');
-  for (let i = 0; i < 24; i++) await uploadOnce(reader);
+  const uploader = await signUp(`uploader${round}@bench.test`);
+  const idle = await reader.idle(IDLE_SAMPLES);
 
-  // Idle baseline, same server, same run.
-  for (let i = 0; i < 20; i++) await galleryOnce(reader);
-  const idle: number[] = [];
-  for (let i = 0; i < IDLE_SAMPLES; i++) idle.push(await galleryOnce(reader));
-
-  // The attack, with the ordinary user's gallery polled throughout.
-  let attacking = true;
-  const during: number[] = [];
-  const poll = (async () => {
-    while (attacking || during.length < 50) during.push(await galleryOnce(reader));
-  })();
+  const stop = reader.duringAttack();
   const t0 = performance.now();
   const signIns = Array.from({ length: SIGN_INS }, (_, i) =>
     fetch(`${base}/api/auth/sign-in/email`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': nextIp() },
       body: JSON.stringify({ email: victim, password: `guess-${i}` }),
-    }).then(async (r) => (await r.arrayBuffer(), r.status)),
+    }).then(statusOf).catch(connectionLost),
   );
-  const uploads = Array.from({ length: UPLOADS }, () => uploadOnce(uploader).then(async (r) => (await r.arrayBuffer(), r.status)));
+  const uploads = Array.from({ length: UPLOADS }, () => uploadOnce(uploader).then(statusOf).catch(connectionLost));
   const [signInCodes, uploadCodes] = await Promise.all([Promise.all(signIns), Promise.all(uploads)]);
   const attackMs = performance.now() - t0;
-  attacking = false;
-  await poll;
+  const during = await stop();
+  return { attackMs, checked: count(signInCodes, 401), stored: count(uploadCodes, 201), signInCodes, uploadCodes, idle, during };
+}
 
-  const count = (codes: number[], code: number) => codes.filter((c) => c === code).length;
-  const checked = count(signInCodes, 401);
-  const stored = count(uploadCodes, 201);
-  const idleP99 = pct(idle, 0.99);
-  const attackP99 = pct(during, 0.99);
-  const ratio = attackP99 / idleP99;
-  const others = (codes: number[], ok: number[]) => codes.filter((c) => !ok.includes(c)).length;
+function report(label: string, idle: number[], during: number[]) {
+  const ratio = pct(during, 0.99) / pct(idle, 0.99);
+  console.log(
+    `${label}: gallery p99 idle ${ms(pct(idle, 0.99))} (${idle.length} samples), during the attack ${ms(pct(during, 0.99))} (${during.length} samples): ${ratio.toFixed(2)}x (target <= 3x); median ${ms(pct(idle, 0.5))} -> ${ms(pct(during, 0.5))}`,
+  );
+}
 
-  console.log(`attack took ${ms(attackMs)} (embedded database, one app process)`);
-  console.log(`wrong sign-ins: ${SIGN_INS} sent, ${checked} reached a password check (target 10), ${count(signInCodes, 429)} got 429, ${others(signInCodes, [401, 429])} other`);
-  console.log(`uploads: ${UPLOADS} sent, ${stored} stored (hourly limit ${UPLOADS_PER_HOUR}), ${count(uploadCodes, 429)} got 429, ${others(uploadCodes, [201, 429])} other`);
-  console.log(`gallery page p99: idle ${ms(idleP99)} (${idle.length} samples), during the attack ${ms(attackP99)} (${during.length} samples): ${ratio.toFixed(2)}x (target <= 3x)`);
-  console.log(`gallery page median: idle ${ms(pct(idle, 0.5))}, during the attack ${ms(pct(during, 0.5))}`);
-  const ok = checked <= 10 && stored <= UPLOADS_PER_HOUR;
-  console.log(ok ? 'limits held' : 'LIMITS DID NOT HOLD');
+try {
+  await waitReady();
+  const readerToken = await signUp('reader@bench.test');
+  for (let i = 0; i < 24; i++) await uploadOnce(readerToken);
+  const reader = startReader(readerToken);
+  await reader.idle(20); // warm-up
+
+  const rounds: Round[] = [];
+  for (let r = 1; r <= ROUNDS; r++) {
+    const round = await attackRound(r, reader);
+    rounds.push(round);
+    console.log(`round ${r}: attack took ${ms(round.attackMs)} (embedded database, one app process)`);
+    console.log(`  wrong sign-ins: ${SIGN_INS} sent, ${round.checked} reached a password check (target 10), ${count(round.signInCodes, 429)} got 429, ${count(round.signInCodes, 0)} lost the connection, ${others(round.signInCodes, [401, 429, 0])} other`);
+    console.log(`  uploads: ${UPLOADS} sent, ${round.stored} stored (hourly limit ${UPLOADS_PER_HOUR}), ${count(round.uploadCodes, 429)} got 429, ${count(round.uploadCodes, 0)} lost the connection, ${others(round.uploadCodes, [201, 429, 0])} other`);
+    report('  round', round.idle, round.during);
+  }
+  await reader.close();
+  report(`all ${ROUNDS} rounds`, rounds.flatMap((r) => r.idle), rounds.flatMap((r) => r.during));
+  const ok = rounds.every((r) => r.checked <= 10 && r.stored <= UPLOADS_PER_HOUR);
+  console.log(ok ? 'limits held in every round' : 'LIMITS DID NOT HOLD');
   stop();
   process.exit(ok ? 0 : 1);
 } catch (err) {

@@ -40,7 +40,7 @@ import { API_QUICK_START } from './api-quick-start.js';
 import { backupRoutes } from '../ops/backup.routes.js';
 import { registerCsrfGuard } from './csrf.js';
 import { registerInputGuard } from './input-guard.js';
-import { registerRouteLimits } from '../features/limits/route-limits.js';
+import { RouteLimits } from '../features/limits/route-limits.js';
 import { REQUEST_ID_HEADER, REQUEST_ID_LOG_KEY, requestIdGenerator, runWithRequestId } from './request-id.js';
 import { pendingMigrations } from '../db/migrate.js';
 import type { Registry } from 'prom-client';
@@ -136,9 +136,11 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(cookie);
   registerCsrfGuard(app, ctx.config.publicUrl);
   registerInputGuard(app);
+  const routeLimits = new RouteLimits(ctx.services.auth, ctx.services.limiter);
+  routeLimits.registerFastPath(app);
   registerAuthGuard(app, ctx.services.auth, () => ctx.services.account.verificationRequired);
   registerApiKeyLimit(app, ctx);
-  registerRouteLimits(app, ctx.services.auth, ctx.services.limiter);
+  routeLimits.register(app);
   const storageOrigin = ctx.config.S3_ENDPOINT ? [new URL(ctx.config.S3_ENDPOINT).origin] : [];
   await app.register(helmet, {
     contentSecurityPolicy: {

@@ -34,9 +34,12 @@ export function signInRules(limits: AuthLimits, email: string, ip: string, known
     { key: `signin:account-ip:${email}|${ip}`, limit: perAccount, windowSeconds: MINUTE },
     { key: `signin:account-ip:${email}|${ip}`, limit: perAccount * 3, windowSeconds: HOUR },
   ];
-  if (!knownAddress) rules.push({ key: `signin:account:${email}`, limit: perAccount, windowSeconds: MINUTE });
+  if (!knownAddress) rules.push({ key: accountWideKey(email), limit: perAccount, windowSeconds: MINUTE });
   return rules;
 }
+
+/** The account-wide rule's key: every address the account never signed in from shares it. */
+export const accountWideKey = (email: string) => `signin:account:${email}`;
 
 /** Every sign-up attempt from one address, whatever its outcome (it also slows probing which e-mails exist). */
 export function signUpRules(limits: AuthLimits, ip: string): Rule[] {

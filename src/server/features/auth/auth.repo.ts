@@ -77,6 +77,12 @@ export async function isKnownAddress(db: Queryable, userId: string, ip: string):
   return !!(await one(db, 'SELECT 1 FROM known_sign_in_addresses WHERE user_id = $1 AND ip = $2', [userId, ip]));
 }
 
+/** Up to `max` addresses the user signed in from. */
+export async function knownAddresses(db: Queryable, userId: string, max: number): Promise<string[]> {
+  const rows = await db.query<{ ip: string }>('SELECT ip FROM known_sign_in_addresses WHERE user_id = $1 LIMIT $2', [userId, max]);
+  return rows.map((r) => r.ip);
+}
+
 export function rememberAddress(db: Queryable, userId: string, ip: string) {
   return db.query(
     `INSERT INTO known_sign_in_addresses (user_id, ip) VALUES ($1, $2)

@@ -13,8 +13,9 @@ import {
 import * as repo from './auth.repo.js';
 import { hashPassword, timingDummyHash, verifyPassword } from './password.js';
 import { newSessionToken, sessionIdOf } from './session-token.js';
-import { assertAllowed, Limiter } from '../limits/limiter.js';
-import { DEFAULT_AUTH_LIMITS, signInRules, signUpRules, type AuthLimits } from './auth-throttle.js';
+import { assertAllowed, Limiter, rateLimited, type Verdict } from '../limits/limiter.js';
+import { accountWideKey, DEFAULT_AUTH_LIMITS, signInRules, signUpRules, type AuthLimits } from './auth-throttle.js';
+import { AccountWalls } from './account-walls.js';
 import { isApiKeyToken } from '../api-keys/api-key-token.js';
 
 export interface AuthenticatedUser {
@@ -56,8 +57,12 @@ export interface RequestMeta {
 }
 
 const DAY_MS = 86_400_000;
+/** An account with more known addresses than this gets no wall: its list would cost more memory than the wall saves. */
+const MAX_WALL_ADDRESSES = 1000;
 
 export class AuthService {
+  private readonly walls = new AccountWalls();
+
   constructor(
     private readonly db: Db,
     private readonly adminEmails: string[],
@@ -119,15 +124,26 @@ export class AuthService {
 
   async signIn(body: SignInBody, meta: RequestMeta): Promise<AuthResponse> {
     const email = normalizeEmail(body.email ?? '');
+    const walled = this.walls.refusal(email, meta.ip);
+    if (walled !== null) throw rateLimited(messages.tooManyAttempts, walled);
     const user = email ? await repo.findUserByEmail(this.db, email) : undefined;
     const known = !!user && (await repo.isKnownAddress(this.db, user.id, meta.ip));
     // The attempt is counted before the password is checked, in one locked
     // step: parallel guesses cannot all slip past a count read earlier.
-    assertAllowed(await this.limiter.take(signInRules(this.limits, email, meta.ip, known)), messages.tooManyAttempts);
+    const verdict = await this.limiter.take(signInRules(this.limits, email, meta.ip, known));
+    await this.raiseWall(email, user, verdict);
+    assertAllowed(verdict, messages.tooManyAttempts);
     // Verify against a dummy hash for unknown e-mails: same answer, same time.
     const ok = await verifyPassword(user?.password_hash ?? (await timingDummyHash()), body.password ?? '');
     if (!user || !ok) throw new AppError('unauthenticated', messages.invalidCredentials);
     return this.startSession(user, meta);
+  }
+
+  /** After the database refused the account-wide rule: later guesses from strangers are refused from memory. */
+  private async raiseWall(email: string, user: repo.UserRow | undefined, verdict: Verdict): Promise<void> {
+    if (verdict.ok || verdict.rule.key !== accountWideKey(email) || this.walls.stands(email)) return;
+    const known = user ? await repo.knownAddresses(this.db, user.id, MAX_WALL_ADDRESSES + 1) : [];
+    if (known.length <= MAX_WALL_ADDRESSES) this.walls.raise(email, verdict.retryAfterSeconds, known);
   }
 
   async signOut(token: string): Promise<void> {
@@ -184,6 +200,7 @@ export class AuthService {
       ip: meta.ip,
     });
     await repo.rememberAddress(this.db, user.id, meta.ip);
+    this.walls.admit(user.email, meta.ip);
     return { token, user: { id: user.id, email: user.email, name: user.full_name } };
   }
 }

@@ -1,6 +1,7 @@
 import type { Db, Queryable } from '../../db/db.js';
 import { AppError, type ErrorCode } from '../../http/errors.js';
 import * as repo from './limits.repo.js';
+import { BlockedUntil } from './blocked-until.js';
 
 /**
  * At most `limit` attempts under `key` in any `windowSeconds` (a sliding
@@ -37,7 +38,7 @@ export class Limiter {
    * long (other processes can only add attempts), so a flood is refused
    * from memory instead of queueing on the database. Never used to allow.
    */
-  private readonly fullUntil = new Map<string, number>();
+  private readonly fullUntil = new BlockedUntil();
   /** Callers of one key take turns in this process, so only the first of a flood reaches the database. */
   private readonly turns = new Map<string, Promise<void>>();
 
@@ -74,20 +75,15 @@ export class Limiter {
   }
 
   private knownFull(rules: Rule[]): Verdict | null {
-    const now = Date.now();
     for (const rule of rules) {
-      const until = this.fullUntil.get(ruleId(rule));
-      if (until === undefined) continue;
-      if (until > now) return { ok: false, rule, retryAfterSeconds: Math.max(1, Math.ceil((until - now) / 1000)) };
-      this.fullUntil.delete(ruleId(rule));
+      const seconds = this.fullUntil.secondsLeft(ruleId(rule));
+      if (seconds !== null) return { ok: false, rule, retryAfterSeconds: seconds };
     }
     return null;
   }
 
   private remember(verdict: Extract<Verdict, { ok: false }>): void {
-    if (this.fullUntil.size > 10_000) this.fullUntil.clear();
-    // Whole seconds were rounded up for Retry-After; memory keeps a second less so it never outlasts the window.
-    this.fullUntil.set(ruleId(verdict.rule), Date.now() + Math.max(0, verdict.retryAfterSeconds - 1) * 1000);
+    this.fullUntil.block(ruleId(verdict.rule), verdict.retryAfterSeconds);
   }
 
   /** Waits for this process's earlier callers of the same keys; returns the release. */

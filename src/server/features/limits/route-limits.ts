@@ -1,7 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthService } from '../auth/auth.service.js';
-import { currentUser } from '../../http/auth-context.js';
-import { assertAllowed, leaseRefused, type Limiter } from './limiter.js';
+import { currentUser, sessionToken } from '../../http/auth-context.js';
+import { assertAllowed, leaseRefused, rateLimited, type Limiter, type Verdict } from './limiter.js';
+import { BlockedUntil } from './blocked-until.js';
 
 /** A per-user rate limit a route declares in its config; checked before its body is read. */
 export interface RouteLimit {
@@ -24,27 +26,74 @@ declare module 'fastify' {
 }
 
 /**
- * Enforces `config.rateLimit` for signed-in callers. Registered after the
- * auth guard, in onRequest: a refused upload is refused before its bytes
- * are read.
+ * How long a refused token is answered before its session is looked up
+ * again: a flood from one token costs no database work, and a token signed
+ * out meanwhile gets its 401 again this soon.
  */
-export function registerRouteLimits(app: FastifyInstance, auth: AuthService, limiter: Limiter): void {
-  app.addHook('onRequest', async (req) => {
-    const rule = req.routeOptions.config?.rateLimit;
-    if (!rule || rule.limit <= 0) return;
-    const user = await currentUser(req, auth);
-    if (!user) return;
-    const counted = { key: `${rule.name}:user:${user.id}`, limit: rule.limit, windowSeconds: rule.windowSeconds };
-    const replayKey = rule.replayHeader ? req.headers[rule.replayHeader] : undefined;
-    if (typeof replayKey !== 'string' || !replayKey) return assertAllowed(await limiter.take([counted]), rule.message);
+const TOKEN_MEMORY_SECONDS = 5;
+
+/**
+ * Enforces `config.rateLimit` for signed-in callers, in onRequest: a refused
+ * upload is refused before its bytes are read. The count runs after the auth
+ * guard; a token it refused is refused again, for a few seconds, before the
+ * guard (decision 024).
+ */
+export class RouteLimits {
+  private readonly refusedTokens = new BlockedUntil();
+
+  constructor(
+    private readonly auth: AuthService,
+    private readonly limiter: Limiter,
+  ) {}
+
+  /** Register before the auth guard. */
+  registerFastPath(app: FastifyInstance): void {
+    app.addHook('onRequest', async (req) => {
+      const rule = req.routeOptions.config?.rateLimit;
+      const key = rule && this.tokenKey(req, rule);
+      const seconds = key ? this.refusedTokens.secondsLeft(key) : null;
+      if (rule && seconds !== null) throw rateLimited(rule.message, seconds);
+    });
+  }
+
+  /** Register after the auth guard. */
+  register(app: FastifyInstance): void {
+    app.addHook('onRequest', async (req) => {
+      const rule = req.routeOptions.config?.rateLimit;
+      if (!rule || rule.limit <= 0) return;
+      const user = await currentUser(req, this.auth);
+      if (!user) return;
+      const verdict = await this.take(req, rule, user.id);
+      if (verdict.ok) return;
+      const key = this.tokenKey(req, rule);
+      if (key) this.refusedTokens.block(key, verdict.retryAfterSeconds, TOKEN_MEMORY_SECONDS);
+      assertAllowed(verdict, rule.message);
+    });
+  }
+
+  private async take(req: FastifyRequest, rule: RouteLimit, userId: string): Promise<Verdict> {
+    const counted = { key: `${rule.name}:user:${userId}`, limit: rule.limit, windowSeconds: rule.windowSeconds };
+    const replayKey = replayKeyOf(req, rule);
+    if (!replayKey) return this.limiter.take([counted]);
     // The first call with a key records the key and one attempt, in one step; when the key is
     // already recorded (its day-long window full) this is a replay and passes uncounted.
-    const seen = { key: `${rule.name}:replay:${user.id}:${replayKey.slice(0, 200)}`, limit: 1, windowSeconds: 86_400 };
-    if (!(await limiter.peek([seen])).ok) return;
-    const verdict = await limiter.take([seen, counted]);
-    if (!verdict.ok && verdict.rule.key === seen.key) return;
-    assertAllowed(verdict, rule.message);
-  });
+    const seen = { key: `${rule.name}:replay:${userId}:${replayKey.slice(0, 200)}`, limit: 1, windowSeconds: 86_400 };
+    if (!(await this.limiter.peek([seen])).ok) return { ok: true };
+    const verdict = await this.limiter.take([seen, counted]);
+    return !verdict.ok && verdict.rule.key === seen.key ? { ok: true } : verdict;
+  }
+
+  /** Names a refusal by route limit and token; none for calls that may be replays of accepted ones. */
+  private tokenKey(req: FastifyRequest, rule: RouteLimit): string | null {
+    const token = sessionToken(req);
+    if (!token || rule.limit <= 0 || replayKeyOf(req, rule)) return null;
+    return `${rule.name}:${createHash('sha256').update(token).digest('base64url')}`;
+  }
+}
+
+function replayKeyOf(req: FastifyRequest, rule: RouteLimit): string | null {
+  const value = rule.replayHeader ? req.headers[rule.replayHeader] : undefined;
+  return typeof value === 'string' && value ? value : null;
 }
 
 /** Runs fn while holding one of `max` slots under key (0: no limit); 429 when all are taken. */
