@@ -1,10 +1,11 @@
 import { useCallback, useId, useState } from 'react';
 import { Tabs } from 'radix-ui';
-import { Check, ImageIcon, Images, Loader2, Sparkles, Trash2, Upload, Wand2 } from 'lucide-react';
+import { Link } from 'react-router';
+import { Check, ImageIcon, Images, Layers, Loader2, Sparkles, Trash2, Upload, Wand2 } from 'lucide-react';
 import clsx from 'clsx';
 import { Button } from '../../components/Button';
 import { DropZone } from '../../components/DropZone';
-import type { DashboardViewProps, ViewId } from '../dashboard/view-ids';
+import { viewPath, type DashboardViewProps, type ViewId } from '../dashboard/view-ids';
 import {
   formatShortDate,
   PAGE_SIZE,
@@ -88,7 +89,19 @@ export function ImageGallery({ selectionMode = false, onSelect, openView, multiS
     >
       <GalleryHeader id={titleId} title={selectionMode ? 'Select an Image' : multiSelect ? 'Select Images' : 'Your Images'} subtitle={subtitle} icon={Images} actions={selectionMode || multiSelect ? undefined : <StorageUsage storage={counts.data?.storage} />} />
 
-      <DropZone kind="image" onUploaded={selectionMode ? onSelect : undefined} />
+      <DropZone
+        kind="image"
+        onUploaded={
+          selectionMode
+            ? onSelect
+            : multiSelect
+              ? (item) => {
+                  // Choosing many: a new upload joins the choice (an upload the server already had may be in it).
+                  if (!multiSelect.selected.has(item.id)) multiSelect.onToggle(item);
+                }
+              : undefined
+        }
+      />
 
       {!selectionMode && !multiSelect && !noneAtAll && <SelectionBar selection={own} />}
 
@@ -319,6 +332,15 @@ function ImageTile({
         >
           {pending ? 'PENDING' : 'FAILED'}
         </span>
+      )}
+      {item.batch_id && !pending && !failed && !selectionMode && !multi && (
+        <Link
+          to={viewPath('batch', item.batch_id)}
+          className="badge absolute top-2 left-2 flex items-center gap-1 bg-black/70 text-zinc-100 ring-1 ring-zinc-600 hover:bg-zinc-800 hover:text-white"
+        >
+          <Layers className="size-3" aria-hidden="true" />
+          Batch<span className="sr-only"> of {item.original_name}</span>
+        </Link>
       )}
       {pending && (
         <span className="pointer-events-none absolute inset-0 flex items-center justify-center gap-2 bg-black/40 text-sm font-medium text-amber-100">
