@@ -139,6 +139,14 @@ test('12 dropped images, one fails and is refunded; Download all holds the finis
     expect(bytes.subarray(1, 4).toString('ascii'), name).toBe('PNG');
   }
 
+  // 'Retry failed' runs the failed image again (charged again, and refunded again when it fails again).
+  await page.getByRole('button', { name: 'Retry failed' }).click();
+  await expect(page.getByTestId('batch-notice')).toHaveText('1 image queued again');
+  await waitForBatchEnd(page);
+  await expect(page.getByTestId('batch-counts')).toHaveText('11 done · 1 failed');
+  await expect(page.getByTestId('batch-energy')).toHaveText('13 ENERGY charged · 2 ENERGY refunded');
+  await expect(balance(page)).toHaveText('9');
+
   // My Images shows the results as one batch, linked to its page.
   await page.goto('/dashboard/images');
   await expect(page.getByRole('link', { name: /^Batch of / })).toHaveCount(11);
