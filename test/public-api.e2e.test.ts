@@ -1,8 +1,10 @@
 import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 import { createMemoryMedia } from './helpers/memory-media.js';
+import { readZip } from './helpers/zip.js';
 import { createPixelRushClient } from '../src/client/pixelrush-client.js';
 import { openApiDocument } from '../scripts/export-openapi.js';
 import committed from '../src/client/openapi.json' with { type: 'json' };
@@ -85,5 +87,59 @@ describe('public API with the generated client', () => {
   it('is generated from the current OpenAPI document (run `npm run api:client` after changing a route)', async () => {
     const current = JSON.parse(JSON.stringify(await openApiDocument()));
     expect(current).toEqual(committed);
+  });
+});
+
+describe('a whole batch in one call with an API key', () => {
+  let lib: TestApp;
+  let libBase: string;
+  beforeAll(async () => {
+    // Batches run on library images: this app keeps them in the real library.
+    lib = await createTestApp({ DATA_DIR: `./.tmp/public-api-batch-${process.pid}` }, { provider: createFakeAiProvider({ delayMs: 20 }) });
+    await lib.app.listen({ port: 0, host: '127.0.0.1' });
+    libBase = `http://127.0.0.1:${(lib.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => lib?.close());
+
+  it('uploads, runs the batch, follows it and downloads every result as a ZIP', async () => {
+    const user = await registerUser(lib, { energy: 10 });
+    const keyRes = await fetch(`${libBase}/api/keys`, {
+      method: 'POST',
+      headers: { ...user.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'batch script' }),
+    });
+    const { token } = (await keyRes.json()) as { token: string };
+    const api = createPixelRushClient(libBase, token);
+
+    const ids: string[] = [];
+    for (const [i, color] of [[0, 'red'], [1, 'blue']] as const) {
+      const png = await sharp({ create: { width: 20 + i, height: 20, channels: 3, background: color } }).png().toBuffer();
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), `${color}.png`);
+      const up = await fetch(`${libBase}/api/library/uploads`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+      expect(up.status).toBe(201);
+      ids.push(((await up.json()) as { id: string }).id);
+    }
+
+    const created = await api.POST('/api/batches', { body: { tool: 'fal-image-restore', items: ids }, headers: { 'idempotency-key': 'nightly-1' } });
+    expect(created.response.status).toBe(201);
+    const id = created.data!.id;
+    let batch = created.data!;
+    for (let i = 0; i < 200 && batch.status !== 'done'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      batch = (await api.GET('/api/batches/{id}', { params: { path: { id } } })).data!;
+    }
+    expect(batch).toMatchObject({ status: 'done', counts: { succeeded: 2 }, energy_charged: 2 });
+
+    const zip = await fetch(`${libBase}/api/batches/${id}/download`, { headers: { authorization: `Bearer ${token}` } });
+    expect(zip.status).toBe(200);
+    const entries = await readZip(Buffer.from(await zip.arrayBuffer()));
+    expect([...entries.keys()].sort()).toEqual(['blue.png', 'red.png']);
+
+    const spends = ((await api.GET('/api/transactions')).data as unknown as { items: { type: string; api_key_name?: string }[] }).items.filter(
+      (i) => i.type === 'spend',
+    );
+    expect(spends).toHaveLength(2);
+    expect(spends.every((s) => s.api_key_name === 'batch script')).toBe(true);
   });
 });
