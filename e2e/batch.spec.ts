@@ -160,6 +160,11 @@ test('12 dropped images, one fails and is refunded; Download all holds the finis
 
 test('a balance that covers part of the batch: chosen in My Images, run the part it covers', async ({ page }) => {
   await userWithEnergy(page, 3);
+  // A batch that is not this user's (or not at all) says so and leads to the batch list.
+  await page.goto('/dashboard/batch/00000000-0000-4000-8000-000000000000');
+  await expect(page.getByRole('alert')).toContainText('Batch not found');
+  await expect(page.getByRole('link', { name: 'All batches' })).toBeVisible();
+
   for (let i = 0; i < 5; i++) await apiUpload(page, `pick-${i + 1}.png`, await solid(40, 40, 40 * i, 60, 200 - 30 * i));
 
   await page.goto('/dashboard/images');

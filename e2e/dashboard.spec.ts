@@ -21,6 +21,7 @@ const VIEWS: Array<{ card: string; title: string; path: string }> = [
   { card: 'Video Upscaler', title: 'AI Video Upscaler', path: '/dashboard/video-upscaler' },
   { card: 'My Images', title: 'Your Images', path: '/dashboard/images' },
   { card: 'My Videos', title: 'Your Videos', path: '/dashboard/videos' },
+  { card: 'Batch Processing', title: 'Batch Processing', path: '/dashboard/batch' },
 ];
 
 const urlOf = (path: string) => new RegExp(`${path.replace(/[/-]/g, '\\$&')}$`);
