@@ -71,6 +71,19 @@ describe('upload and read back', () => {
     expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(480);
   });
 
+  it('says until when its signed links work (url_expires_at), and they do work until then', async () => {
+    const before = Date.now();
+    const item = await uploadPng(alice, 'Expiry.png', 32, 32);
+    const ttlMs = t.ctx.config.SIGNED_URL_TTL_SECONDS * 1000;
+    const expiresAt = Date.parse(item.url_expires_at!);
+    expect(expiresAt).toBeGreaterThanOrEqual(before - 1000 + ttlMs);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + ttlMs);
+    // Our local links carry their own expiry: never before the one announced.
+    for (const link of [item.url!, item.thumbnail_url!, item.download_url!]) {
+      expect(Number(new URL(link, 'http://x').searchParams.get('exp')) * 1000).toBeGreaterThanOrEqual(expiresAt);
+    }
+  });
+
   it('GET /api/library/:id returns the item; download redirects to an attachment under the original name', async () => {
     const item = await uploadPng(alice, 'résumé scan.png');
     const one = await get(alice, `/api/library/${item.id}`);

@@ -1012,6 +1012,7 @@ export interface paths {
                             url?: string;
                             download_url?: string;
                             thumbnail_url?: string;
+                            url_expires_at?: string;
                             width: number | null;
                             height: number | null;
                             /** @enum {string} */
@@ -1086,6 +1087,7 @@ export interface paths {
                             url?: string;
                             download_url?: string;
                             thumbnail_url?: string;
+                            url_expires_at?: string;
                             width: number | null;
                             height: number | null;
                             /** @enum {string} */
@@ -1210,6 +1212,7 @@ export interface paths {
                                 url?: string;
                                 download_url?: string;
                                 thumbnail_url?: string;
+                                url_expires_at?: string;
                                 width: number | null;
                                 height: number | null;
                                 /** @enum {string} */
@@ -1329,6 +1332,7 @@ export interface paths {
                             url?: string;
                             download_url?: string;
                             thumbnail_url?: string;
+                            url_expires_at?: string;
                             width: number | null;
                             height: number | null;
                             /** @enum {string} */
@@ -1460,6 +1464,7 @@ export interface paths {
                             url?: string;
                             download_url?: string;
                             thumbnail_url?: string;
+                            url_expires_at?: string;
                             width: number | null;
                             height: number | null;
                             /** @enum {string} */

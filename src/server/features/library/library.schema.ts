@@ -25,6 +25,8 @@ export const libraryItemSchema = z.object({
   download_url: z.string().optional(),
   /** Signed WebP thumbnail or video poster. */
   thumbnail_url: z.string().optional(),
+  /** Until when the signed links above work at least (ISO time): ask for the item again before then. */
+  url_expires_at: z.string().optional(),
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
   status: z.enum(['pending', 'ready', 'failed']),

@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import type { Db, Queryable } from '../../db/db.js';
+import type { LibraryItemDto, LibraryPageDto } from './library.schema.js';
 import { limitMessages } from '../../../shared/messages.js';
 import { AppError } from '../../http/errors.js';
 import { createdKey, decodeOptionalCursor, pageOf } from '../../http/cursor.js';
@@ -46,41 +47,9 @@ export interface LibraryOptions {
   storageQuotaBytes?: number;
 }
 
-/** A library item as the API returns it: the spec's uploaded_images fields plus links and media facts. */
-export interface LibraryItem {
-  id: string;
-  user_id: string;
-  filename: string;
-  original_name: string;
-  file_size: number;
-  content_type: string;
-  storage_path: string;
-  is_generated: boolean;
-  generation_type: string | null;
-  original_image_url: string | null;
-  duration_seconds: number | null;
-  created_at: string;
-  kind: MediaKind;
-  /** Signed link to the file; absent while pending. */
-  url?: string;
-  /** Signed link that downloads under the original name; absent while pending. */
-  download_url?: string;
-  /** Signed WebP thumbnail (images) or poster (videos). */
-  thumbnail_url?: string;
-  width: number | null;
-  height: number | null;
-  status: repo.ItemStatus;
-  job_id: string | null;
-  /** The batch whose run made this item, if any. */
-  batch_id: string | null;
-  prompt: string | null;
-  error: string | null;
-}
-
-export interface LibraryPage {
-  items: LibraryItem[];
-  next_cursor: string | null;
-}
+/** A library item and page as the API returns them (the zod contract is the one definition). */
+export type LibraryItem = LibraryItemDto;
+export type LibraryPage = LibraryPageDto;
 
 export interface LibraryCounts {
   images: { generated: number; uploaded: number; total: number };
@@ -744,6 +713,9 @@ export class LibraryService {
   private async toItem(r: repo.LibraryRow): Promise<LibraryItem> {
     const ready = r.status === 'ready' && !isPendingPath(r.storage_path);
     const ext = extensionFor(r.content_type);
+    // Taken before signing: every link signed below lives at least this long from now.
+    // Whole seconds, as the links themselves count them.
+    const linksExpireAt = new Date((Math.floor(Date.now() / 1000) + this.storage.signedUrlLifetimeSeconds) * 1000).toISOString();
     const [url, download, thumb, original] = await Promise.all([
       ready ? this.storage.signedUrl(r.storage_path, { contentType: r.content_type }) : undefined,
       ready ? this.storage.signedUrl(r.storage_path, { contentType: r.content_type, downloadName: safeDownloadName(r.original_name, ext) }) : undefined,
@@ -767,6 +739,7 @@ export class LibraryService {
       ...(url ? { url } : {}),
       ...(download ? { download_url: download } : {}),
       ...(thumb ? { thumbnail_url: thumb } : {}),
+      ...(url || thumb ? { url_expires_at: linksExpireAt } : {}),
       width: r.width,
       height: r.height,
       status: r.status,

@@ -42,6 +42,10 @@ export class LocalStorage implements StorageDriver {
   readonly bucket: string;
   private readonly dir: string;
 
+  get signedUrlLifetimeSeconds(): number {
+    return this.opts.defaultExpiresIn;
+  }
+
   constructor(private readonly opts: LocalStorageOptions) {
     this.bucket = opts.bucket ?? BUCKET;
     this.dir = path.resolve(opts.root, this.bucket);

@@ -54,6 +54,10 @@ export class S3Storage implements StorageDriver {
   readonly client: S3Client;
   private readonly objectUrlPrefix: string;
 
+  get signedUrlLifetimeSeconds(): number {
+    return this.opts.defaultExpiresIn;
+  }
+
   constructor(private readonly opts: S3StorageOptions) {
     this.bucket = opts.bucket;
     const config: S3ClientConfig = {

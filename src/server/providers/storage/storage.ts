@@ -59,6 +59,8 @@ export interface StorageDriver {
   list(): AsyncIterable<string>;
   /** A short-lived link that serves the object to whoever holds it. */
   signedUrl(key: string, opts?: SignedUrlOptions): Promise<string>;
+  /** How long a link signed now without `expiresIn` works at least: callers say when to ask again. */
+  readonly signedUrlLifetimeSeconds: number;
   /**
    * The key behind one of OUR links (signed or not, expired or not), or null
    * for any other URL. Lets a tool run read its own files without a network

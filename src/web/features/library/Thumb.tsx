@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Film, ImageOff, ImageIcon } from 'lucide-react';
 import clsx from 'clsx';
-import { isLinkFresh, refreshItems, type LibraryItem } from './api';
+import { linksFresh, refreshItems, type LibraryItem } from './api';
 
 // Items whose links we already asked for again (one re-read per item per page view).
 const reread = new Set<string>();
@@ -36,7 +36,7 @@ export function Thumb({ item, className, alt = '' }: { item: LibraryItem; classN
       className={clsx('bg-zinc-800 object-cover', className)}
       onError={() => {
         setFailed(src);
-        if (!isLinkFresh(src, 0) && !reread.has(item.id)) {
+        if (!linksFresh(item, 0) && !reread.has(item.id)) {
           reread.add(item.id);
           void refreshItems(qc, [item.id]).finally(() => setTimeout(() => reread.delete(item.id), 60_000));
         }

@@ -88,32 +88,10 @@ export function toolLabel(generationType: string | null): string {
   return known[generationType] ?? generationType;
 }
 
-/**
- * When a signed link stops working: `exp` (our local file links, unix
- * seconds) or X-Amz-Date + X-Amz-Expires (S3 presigned). Null if unknown.
- */
-export function linkExpiresAt(url: string | undefined): number | null {
-  if (!url) return null;
-  try {
-    const u = new URL(url, 'http://relative.invalid');
-    const exp = u.searchParams.get('exp');
-    if (exp && /^\d+$/.test(exp)) return Number(exp) * 1000;
-    const date = u.searchParams.get('X-Amz-Date');
-    const expires = u.searchParams.get('X-Amz-Expires');
-    if (date && expires) {
-      const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(date);
-      if (m) return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) + Number(expires) * 1000;
-    }
-  } catch {
-    /* not a URL we understand */
-  }
-  return null;
-}
-
-/** True when the link is known to still work for at least `marginMs`. */
-export function isLinkFresh(url: string | undefined, marginMs = 60_000): boolean {
-  const at = linkExpiresAt(url);
-  return at !== null && at - Date.now() > marginMs;
+/** True while the item's signed links work for at least `marginMs` more (the server says until when). */
+export function linksFresh(item: Pick<LibraryItem, 'url_expires_at'>, marginMs = 60_000): boolean {
+  const at = item.url_expires_at ? Date.parse(item.url_expires_at) : NaN;
+  return Number.isFinite(at) && at - Date.now() > marginMs;
 }
 
 /**
@@ -122,14 +100,15 @@ export function isLinkFresh(url: string | undefined, marginMs = 60_000): boolean
  * for a while, so a refresh does not re-download every thumbnail.
  */
 function keepLinks(prev: LibraryItem, next: LibraryItem): LibraryItem {
-  if (prev.storage_path !== next.storage_path || prev.status !== next.status) return next;
-  const margin = 10 * 60_000;
-  const pick = (a: string | undefined, b: string | undefined) => (a && b && isLinkFresh(a, margin) ? a : b);
+  if (prev.storage_path !== next.storage_path || prev.status !== next.status || !linksFresh(prev, 10 * 60_000)) return next;
+  // A link only the new answer has lives longer than the kept ones: the earlier expiry holds for all.
+  const pick = (a: string | undefined, b: string | undefined) => (a && b ? a : b);
   return {
     ...next,
     url: pick(prev.url, next.url),
     thumbnail_url: pick(prev.thumbnail_url, next.thumbnail_url),
     download_url: pick(prev.download_url, next.download_url),
+    url_expires_at: prev.url_expires_at,
   };
 }
 
@@ -173,7 +152,7 @@ export const downloadRoute = (id: string) => `/api/library/${encodeURIComponent(
 
 /** The item's download link while it is good, else the redirecting route. */
 export const downloadHref = (item: LibraryItem) =>
-  item.download_url && isLinkFresh(item.download_url, 30_000) ? item.download_url : downloadRoute(item.id);
+  item.download_url && linksFresh(item, 30_000) ? item.download_url : downloadRoute(item.id);
 
 // --------------------------------------------------------- cache updates
 
