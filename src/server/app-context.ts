@@ -93,18 +93,19 @@ export function createServices(config: Config, db: Db, log: Logger, opts: Servic
   });
   const apiKeys = new ApiKeysService(db);
   const library = createLibraryService(config, db, log);
-  const mail = new MailService(db, createMailTransport(config), config.publicUrl, log);
-  const account = new AccountService(db, mail, library.storage, limiter, {
-    publicUrl: config.publicUrl,
-    emailVerification: config.EMAIL_VERIFICATION,
-    exportInlineMaxBytes: exportInlineMaxBytes(config.EXPORT_INLINE_MAX_MB),
-  }, log);
   const registry = new ToolRegistry(opts.tools ?? BUILT_IN_TOOLS);
   const ai = opts.ai ?? createAiProviders(config);
+  // Built before the services that send jobs; it sends and works once the tool runtime starts it.
   const queue = new JobQueue(db);
   const tools = new ToolsService(db, energy, pricing, queue, (opts.media ?? libraryMediaPort)(library), realtime, registry, (tool, input) =>
     tool.refuse(ai.providerFor(tool.endpoint), input),
   );
+  const mail = new MailService(db, createMailTransport(config), queue, config.publicUrl, log);
+  const account = new AccountService(db, mail, library.storage, limiter, queue, tools, {
+    publicUrl: config.publicUrl,
+    emailVerification: config.EMAIL_VERIFICATION,
+    exportInlineMaxBytes: exportInlineMaxBytes(config.EXPORT_INLINE_MAX_MB),
+  }, log);
   const batches = new BatchesService(db, tools, pricing, energy, library, realtime, new EstimatesService(db), {
     // A user's batch items run this many at once: what the time left is divided by.
     workersPerUser: Math.min(config.USER_CONCURRENCY, config.batchConcurrency),

@@ -40,9 +40,6 @@ export async function startToolRuntime(ctx: AppContext, opts: ToolRuntimeOptions
     superviseSeconds: opts.superviseSeconds,
     log: ctx.log,
   });
-  // Mail and account exports still take the started queue this way.
-  ctx.services.mail.attachQueue(queue);
-  ctx.services.account.attachRuntime({ queue, jobs: tools });
   let sweeper: NodeJS.Timeout | undefined;
   if (opts.runWorkers) {
     await startAccountWorkers({ queue, mail: ctx.services.mail, account: ctx.services.account });
@@ -67,8 +64,6 @@ export async function startToolRuntime(ctx: AppContext, opts: ToolRuntimeOptions
     tools,
     async stop(graceSeconds = 0) {
       if (sweeper) clearInterval(sweeper);
-      ctx.services.mail.attachQueue(null);
-      ctx.services.account.attachRuntime(null);
       await queue.stop(graceSeconds);
     },
   };

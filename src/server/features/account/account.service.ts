@@ -38,6 +38,8 @@ export interface OpenJobCanceller {
 
 /** What it needs of the job queue: large exports are built in the background. */
 export interface ExportQueuePort {
+  /** Built with the services, it sends only once started; until then exports are built inline. */
+  readonly running: boolean;
   sendAccountExport(message: { exportId: string; userId: string }): Promise<void>;
 }
 
@@ -71,23 +73,16 @@ export function describeDevice(userAgent: string | null): string {
  * decision record 014).
  */
 export class AccountService {
-  private exportQueue: ExportQueuePort | null = null;
-  private jobs: OpenJobCanceller | null = null;
-
   constructor(
     private readonly db: Db,
     private readonly mail: MailService,
     private readonly storage: StorageDriver,
     private readonly limiter: Limiter,
+    private readonly exportQueue: ExportQueuePort,
+    private readonly jobs: OpenJobCanceller,
     private readonly opts: AccountServiceOptions,
     private readonly log: Log,
   ) {}
-
-  /** The job runtime joins once started (export queue, open tool runs). */
-  attachRuntime(rt: { queue: ExportQueuePort; jobs: OpenJobCanceller } | null): void {
-    this.exportQueue = rt?.queue ?? null;
-    this.jobs = rt?.jobs ?? null;
-  }
 
   get verificationRequired(): boolean {
     return this.opts.emailVerification;
@@ -218,7 +213,7 @@ export class AccountService {
   async startExport(userId: string): Promise<ExportStatus> {
     const size = await repo.libraryBytes(this.db, userId);
     const bytes = Number(size?.bytes ?? 0);
-    if (bytes <= this.opts.exportInlineMaxBytes || !this.exportQueue) {
+    if (bytes <= this.opts.exportInlineMaxBytes || !this.exportQueue.running) {
       return { mode: 'inline', url: '/api/account/export' };
     }
     const { id } = await repo.insertExport(this.db, userId);
@@ -280,7 +275,7 @@ export class AccountService {
 
     // Running tools stop first (their refunds go through the energy service as usual).
     for (const { id } of await repo.openJobIds(this.db, userId)) {
-      await this.jobs?.cancel(userId, id).catch(() => {});
+      await this.jobs.cancel(userId, id).catch(() => {});
     }
     const keys = await this.db.transaction(async (tx) => {
       if (user.role === 'admin') {

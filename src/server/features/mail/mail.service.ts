@@ -3,8 +3,9 @@ import type { MailTransport } from './mail-transport.js';
 import { renderMail, type MailTemplate } from './mail.templates.js';
 import * as repo from './mail.repo.js';
 
-/** What the mail service needs of the job queue. */
+/** What the mail service needs of the job queue: built with the services, it sends only once started. */
 export interface MailQueuePort {
+  readonly running: boolean;
   sendMail(mailId: string, tx?: Queryable): Promise<void>;
 }
 
@@ -22,22 +23,16 @@ interface Log {
  * if that transaction commits.
  */
 export class MailService {
-  private queue: MailQueuePort | null = null;
-
   constructor(
     private readonly db: Db,
     private readonly transport: MailTransport | null,
+    private readonly queue: MailQueuePort,
     private readonly publicUrl: string,
     private readonly log: Log,
   ) {}
 
   get enabled(): boolean {
     return this.transport !== null;
-  }
-
-  /** The queue joins once the job runtime has started. */
-  attachQueue(queue: MailQueuePort | null): void {
-    this.queue = queue;
   }
 
   /** Stores the mail and queues its delivery (inside tx when given). Returns the mail id, or null when mail is off. */
@@ -55,8 +50,8 @@ export class MailService {
       ...rendered,
       transport: this.transport.kind,
     });
-    // Without a queue yet, the row waits; requeueWaiting() picks it up at start.
-    await this.queue?.sendMail(id, opts.tx);
+    // While the queue is not running the row waits; requeueWaiting() picks it up at start.
+    if (this.queue.running) await this.queue.sendMail(id, opts.tx);
     return id;
   }
 
@@ -78,7 +73,7 @@ export class MailService {
 
   /** Mails stored while no queue was running (the job id is the mail id, so nothing is sent twice). */
   async requeueWaiting(): Promise<number> {
-    if (!this.queue) return 0;
+    if (!this.queue.running) return 0;
     const rows = await repo.listQueued(this.db);
     for (const r of rows) await this.queue.sendMail(r.id);
     return rows.length;
