@@ -8,6 +8,8 @@ import { PRODUCT_NAME } from '../shared/constants.js';
 
 // src/server/main.ts and the compiled dist/server/main.js sit at the same depth.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** Capped by the kernel's own limit (net.core.somaxconn). */
+const LISTEN_BACKLOG = 4096;
 
 async function main() {
   const startedAt = performance.now();
@@ -52,7 +54,9 @@ async function main() {
     (grace + 15) * 1000,
   );
 
-  await app.listen({ port: config.PORT, host: config.HOST });
+  // Node's default queue of 511 unaccepted connections overflows in a burst of new ones; the kernel
+  // then drops them and the client (an attacker or a visitor) waits a second or more to retry.
+  await app.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG });
   ctx.log.info(
     { startupMs: Math.round(performance.now() - startedAt) },
     `${PRODUCT_NAME} ready at ${config.publicUrl} (database: ${ctx.db.kind})`,
