@@ -9,7 +9,7 @@ import { formatDate, type LibraryPage } from '../library/api';
 import { EmptyState } from '../library/GalleryParts';
 import { Thumb } from '../library/Thumb';
 import { useBatchList } from './batchApi';
-import { countsLine } from './RecentBatches';
+import { countsLine } from './batchProgress';
 
 /** Results shown under each group's heading (the batch page has them all). */
 const PREVIEW = 8;

@@ -15,7 +15,7 @@ import { formatDate } from '../library/api';
 import { LoadError } from '../library/GalleryParts';
 import { batchDownloadHref, batchKeys, cancelBatch, retryFailedBatch, useBatch } from './batchApi';
 import { BatchItemCard } from './BatchItemCard';
-import { countsLine } from './RecentBatches';
+import { countsLine } from './batchProgress';
 
 /**
  * /dashboard/batch/<id>: every image of one batch with its state, the overall

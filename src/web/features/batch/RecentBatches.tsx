@@ -1,20 +1,10 @@
 import { Link } from 'react-router';
 import { ChevronRight, Loader2 } from 'lucide-react';
 import { TOOLS } from '../../../shared/tools.js';
-import type { BatchSummary } from '../../../shared/batch.schema.js';
 import { formatDate } from '../library/api';
 import { viewPath } from '../dashboard/view-ids';
 import { useBatchList } from './batchApi';
-
-/** One line of counts: '10 done · 1 failed · 1 cancelled'. */
-export function countsLine(b: Pick<BatchSummary, 'counts'>): string {
-  const c = b.counts;
-  const parts = [`${c.succeeded} done`];
-  if (c.running + c.queued) parts.push(`${c.running + c.queued} to go`);
-  if (c.failed) parts.push(`${c.failed} failed`);
-  if (c.canceled) parts.push(`${c.canceled} cancelled`);
-  return parts.join(' · ');
-}
+import { countsLine } from './batchProgress';
 
 /** The newest batches, each a link to its page. */
 export function RecentBatches() {

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { BATCH_EVENT, type Batch, type BatchEstimate, type BatchRequest, type batchList } from '../../../shared/batch.schema.js';
 import { apiGet, apiPost } from '../../lib/api';
 import { useServerEvent, useServerReconnect } from '../../lib/events';
+import { applyJobEvent } from './batchProgress';
 
 /** Batch Processing as the web app sees it (src/shared/batch.schema.ts is the contract). */
 export const batchKeys = {
@@ -73,34 +74,10 @@ export function useBatch(id: string) {
   useServerEvent('job', (data) => {
     const ev = data as { id?: string; batch_id?: string | null; status?: string; progress_stage?: string | null; progress_fraction?: number } | null;
     if (!ev?.id || ev.batch_id !== id) return;
-    qc.setQueryData<Batch>(key, (b) => (b ? patchItem(b, ev.id!, ev) : b));
+    qc.setQueryData<Batch>(key, (b) => (b ? applyJobEvent(b, ev.id!, ev) : b));
     if (ev.status !== 'running') reload();
   });
   useServerReconnect(reload);
 
   return query;
-}
-
-/** Puts a job event's status and progress on its item, and the overall progress with it. */
-function patchItem(
-  b: Batch,
-  jobId: string,
-  ev: { status?: string; progress_stage?: string | null; progress_fraction?: number },
-): Batch {
-  if (!b.items.some((i) => i.job_id === jobId)) return b;
-  const items = b.items.map((i) => {
-    if (i.job_id !== jobId) return i;
-    const status = ev.status === 'running' || ev.status === 'queued' ? ev.status : i.status;
-    return {
-      ...i,
-      status,
-      progress_stage: ev.progress_stage ?? i.progress_stage,
-      progress_fraction: typeof ev.progress_fraction === 'number' ? Math.max(i.progress_fraction, ev.progress_fraction) : i.progress_fraction,
-    };
-  });
-  const live = items.filter((i) => i.status !== 'canceled');
-  const progress = live.length
-    ? live.reduce((sum, i) => sum + (i.status === 'succeeded' || i.status === 'failed' ? 1 : i.progress_fraction), 0) / live.length
-    : b.progress;
-  return { ...b, items, progress: Math.max(b.progress, progress) };
 }
