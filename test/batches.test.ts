@@ -6,6 +6,7 @@ import { readZip } from './helpers/zip.js';
 import { batch as batchSchema, batchEstimate, batchMessages, type Batch, type BatchRequest } from '../src/shared/batch.schema.js';
 import { libraryPageSchema } from '../src/server/features/library/library.schema.js';
 import type { RealtimeEvent } from '../src/server/realtime/realtime-hub.js';
+import { startToolRuntime } from '../src/server/jobs/tool-runtime.js';
 
 // Batches against the real media library: items are the caller's library images.
 const provider = createFakeAiProvider({ delayMs: 40 });
@@ -20,7 +21,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function uploadPng(user: TestUser, name: string, width = 40): Promise<string> {
+const uploadPng = (user: TestUser, name: string, width = 40) => uploadPngTo(t, user, name, width);
+
+async function uploadPngTo(t: TestApp, user: TestUser, name: string, width = 40): Promise<string> {
   const png = await sharp({ create: { width, height: 30, channels: 3, background: { r: 250, g: width, b: 0 } } }).png().toBuffer();
   const boundary = '----pixelrushbatch';
   const res = await t.app.inject({
@@ -376,5 +379,32 @@ describe('fair scheduling', () => {
       if (batchId) await post(heavy, `/api/batches/${batchId}/cancel`);
     }
     await waitForDone(heavy, batchId);
+  });
+});
+
+describe('shutdown', () => {
+  it('a batch item running at shutdown goes back to the queue uncharged and finishes after the restart', async () => {
+    const slow = createFakeAiProvider({ delayMs: 1_500 });
+    const own = await createTestApp({ DATA_DIR: `./.tmp/batches-stop-${process.pid}` }, { provider: slow, perUserConcurrency: 1, maxAttempts: 3 });
+    try {
+      const user = await registerUser(own, { energy: 10 });
+      const first = await uploadPngTo(own, user, 'stop.png');
+      const res = await own.app.inject({ method: 'POST', url: '/api/batches', headers: user.headers, payload: { tool: 'fal-upscaler', items: [first] } });
+      expect(res.statusCode).toBe(201);
+      const jobId = res.json().items[0].job_id;
+      const status = async () => (await own.db.query<{ status: string; attempts: number }>('SELECT status, attempts FROM tool_jobs WHERE id = $1', [jobId]))[0]!;
+      await expect.poll(async () => (await status()).status, { timeout: 10_000, interval: 25 }).toBe('running');
+
+      await own.runtime!.stop(0);
+      expect(await status()).toMatchObject({ status: 'queued', attempts: 0 });
+
+      slow.behaviour.delayMs = 20;
+      own.runtime = await startToolRuntime(own.ctx, { runWorkers: true, concurrency: 1, perUserConcurrency: 1, retryDelaySeconds: 1, heartbeatSeconds: 10 });
+      await expect.poll(async () => (await status()).status, { timeout: 30_000, interval: 50 }).toBe('succeeded');
+      const rows = await own.db.query<{ type: string }>('SELECT type FROM energy_transactions WHERE job_id = $1', [jobId]);
+      expect(rows.map((r) => r.type)).toEqual(['spend']);
+    } finally {
+      await own.close();
+    }
   });
 });
