@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { readZip } from '../test/helpers/zip';
-import { adminApi, findUserId } from './admin-helpers';
+import { adminApi, findUserId, openAsAdmin } from './admin-helpers';
 import { expectAccessible } from './axe';
 import { newAccount } from './helpers';
 
@@ -267,4 +267,23 @@ test('a reload mid-batch finds the batch running on the server', async ({ page }
   await page.getByRole('link', { name: 'All batches' }).click();
   await expect(page).toHaveURL(/\/dashboard\/batch$/);
   await expect(page.getByTestId('recent-batch').first()).toContainText('AI Image Upscaler · 3 images');
+});
+
+test('an admin runs a batch for free', async ({ page }) => {
+  await openAsAdmin(page);
+  await expect(page.getByRole('button', { name: 'Batch Processing' })).toContainText('FREE (ADMIN)');
+  await apiUpload(page, `admin-${Date.now()}.png`, await solid(32, 32, Date.now() % 256, 10, 10));
+  await page.goto('/dashboard/batch');
+  await expect(page.getByRole('radio', { name: /AI Image Restore/ })).toBeVisible();
+  await expect(page.getByRole('radiogroup').getByText('FREE (ADMIN)')).toHaveCount(3);
+  await page.getByRole('button', { name: 'Choose from My Images' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Select Images' });
+  await dialog.getByRole('checkbox', { name: /^Select admin-/ }).first().click();
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByTestId('batch-total')).toHaveText('FREE (ADMIN)');
+  await page.getByRole('radio', { name: /AI Image Editor/ }).check();
+  await page.getByLabel('Describe the changes (applied to every image)').fill('sepia');
+  await page.getByTestId('batch-run').click();
+  await waitForBatchEnd(page, 60_000);
+  await expect(page.getByTestId('batch-energy')).toHaveText('0 ENERGY charged · 0 ENERGY refunded');
 });
