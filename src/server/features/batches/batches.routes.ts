@@ -5,6 +5,7 @@ import type { AppContext } from '../../app-context.js';
 import { requireUser } from '../../http/auth-context.js';
 import { cursorParam } from '../../http/cursor.js';
 import { apiError } from '../../../shared/api-error.js';
+import { limitMessages } from '../../../shared/messages.js';
 import { batch, batchEstimate, batchList, batchRequest, batchShortfall } from '../../../shared/batch.schema.js';
 
 const batchParams = z.object({ id: z.string().max(64) });
@@ -24,6 +25,9 @@ const listQuery = z.object({
 export const batchesRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { auth, batches } = ctx.services;
+  // A batch start counts as one run start against the per-minute limit it shares with the tools.
+  const perMinute = ctx.config.TOOL_RUNS_PER_MINUTE;
+  const rateLimit = { name: 'tool-runs', limit: perMinute, windowSeconds: 60, message: limitMessages.toolRuns(perMinute), replayHeader: 'idempotency-key' };
   // A call without a body is a call with nothing picked: the schema's own message says what is missing.
   const emptyBody = async (req: { body: unknown }) => {
     req.body ??= {};
@@ -50,7 +54,7 @@ export const batchesRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
   r.post(
     '/api/batches',
     {
-      config: { auth: 'user', verifiedEmail: true },
+      config: { auth: 'user', verifiedEmail: true, rateLimit },
       preValidation: emptyBody,
       schema: {
         tags: ['batches'],
@@ -108,7 +112,7 @@ export const batchesRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
   r.post(
     '/api/batches/:id/retry-failed',
     {
-      config: { auth: 'user', verifiedEmail: true },
+      config: { auth: 'user', verifiedEmail: true, rateLimit },
       schema: {
         tags: ['batches'],
         summary: 'Run every failed image again (charged again)',
