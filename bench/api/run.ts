@@ -7,7 +7,10 @@
  *     run's end arrives on the user's server-event stream (GET /api/events);
  *   - the spec's synchronous call: POST waits and answers with the result.
  * Prints submit-to-result latency (p50/p99) for both and their ratio.
- * Not part of the test run.
+ * Then, on the same server: the synchronous call with a personal API key vs
+ * the same call with a session token, and the cost of a list page
+ * (GET /api/jobs, 20 a page) at the start vs deep in the list (keyset
+ * cursors should make both alike). Not part of the test run.
  */
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -62,18 +65,19 @@ async function followEvents(base: string, token: string) {
 
 async function main() {
   const t = await createTestApp(
-    { TOOL_RUNS_PER_MINUTE: '0' },
+    // The per-key limit stays on (its check is part of a key's cost) but far above what the bench sends.
+    { TOOL_RUNS_PER_MINUTE: '0', API_KEY_CALLS_PER_MINUTE: '1000000' },
     { provider: createFakeAiProvider({ delayMs: 0 }), media: createMemoryMedia(), concurrency: 4, perUserConcurrency: 4 },
   );
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   try {
-    const user = await registerUser(t, { energy: 10 * (RUNS * 2 + WARM_UP * 2) });
+    const user = await registerUser(t, { energy: 10 * (RUNS * 4 + WARM_UP * 4) });
     const events = await followEvents(base, user.token);
-    const call = (i: number, prefer?: string) =>
+    const call = (i: number, prefer?: string, token = user.token) =>
       fetch(`${base}/functions/v1/fal-upscaler`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}`, ...(prefer ? { prefer } : {}) },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(prefer ? { prefer } : {}) },
         body: JSON.stringify({ image_url: `https://x.test/${i}.png`, scale: 2 }),
       });
 
@@ -85,9 +89,9 @@ async function main() {
       await events.untilEnded(job_id);
       return performance.now() - t0;
     }
-    async function syncRun(i: number): Promise<number> {
+    async function syncRun(i: number, token?: string): Promise<number> {
       const t0 = performance.now();
-      const res = await call(i);
+      const res = await call(i, undefined, token);
       if (res.status !== 200) throw new Error(`sync call answered ${res.status}: ${await res.text()}`);
       await res.arrayBuffer();
       return performance.now() - t0;
@@ -110,6 +114,53 @@ async function main() {
     console.log(`synchronous call (spec):        p50 ${ms(pct(syncMs, 50))}, p99 ${ms(pct(syncMs, 99))}`);
     console.log(`respond-async + server events:  p50 ${ms(pct(asyncMs, 50))}, p99 ${ms(pct(asyncMs, 99))}`);
     console.log(`async vs sync submit-to-result: p50 ${(pct(asyncMs, 50) / pct(syncMs, 50)).toFixed(2)}x, p99 ${(pct(asyncMs, 99) / pct(syncMs, 99)).toFixed(2)}x`);
+
+    // The same synchronous call, authenticated by a personal API key (hash lookup + per-key limit) vs the session.
+    const created = await fetch(`${base}/api/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
+      body: JSON.stringify({ name: 'bench' }),
+    });
+    if (created.status !== 201) throw new Error(`key create answered ${created.status}: ${await created.text()}`);
+    const apiKey = ((await created.json()) as { token: string }).token;
+    for (let i = 0; i < WARM_UP; i++) await syncRun(-i - 200, apiKey);
+    const keyMs: number[] = [];
+    const sessionMs: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      keyMs.push(await syncRun(2 * RUNS + i, apiKey));
+      sessionMs.push(await syncRun(3 * RUNS + i));
+    }
+    console.log(`sync call, session token:       p50 ${ms(pct(sessionMs, 50))}, p99 ${ms(pct(sessionMs, 99))}`);
+    console.log(`sync call, API key:             p50 ${ms(pct(keyMs, 50))}, p99 ${ms(pct(keyMs, 99))}`);
+    console.log(`API key vs session:             p50 ${(pct(keyMs, 50) / pct(sessionMs, 50)).toFixed(2)}x, p99 ${(pct(keyMs, 99) / pct(sessionMs, 99)).toFixed(2)}x`);
+
+    // Every page of the user's run list, first to last, several passes: the first page vs the deepest ones.
+    const page = async (cursor: string | null) => {
+      const t0 = performance.now();
+      const res = await fetch(`${base}/api/jobs?limit=20${cursor ? `&cursor=${cursor}` : ''}`, { headers: { authorization: `Bearer ${user.token}` } });
+      if (res.status !== 200) throw new Error(`list answered ${res.status}`);
+      const body = (await res.json()) as { items: unknown[]; next_cursor: string | null };
+      return { took: performance.now() - t0, next: body.next_cursor };
+    };
+    const firstMs: number[] = [];
+    const deepMs: number[] = [];
+    let pages = 0;
+    for (let pass = 0; pass < 5; pass++) {
+      const tookByPage: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const got = await page(cursor);
+        tookByPage.push(got.took);
+        cursor = got.next;
+      } while (cursor);
+      pages = tookByPage.length;
+      if (pass === 0) continue; // warm-up
+      // The first page again, back to back like the deep ones: the same machine state for both.
+      for (let i = 0; i < 3; i++) firstMs.push((await page(null)).took);
+      deepMs.push(...tookByPage.slice(-3));
+    }
+    console.log(`list paging (${pages} pages of 20):  first page p50 ${ms(pct(firstMs, 50))}, last pages p50 ${ms(pct(deepMs, 50))}`);
+    console.log(`deep vs first page:             p50 ${(pct(deepMs, 50) / pct(firstMs, 50)).toFixed(2)}x`);
   } finally {
     await t.close();
   }

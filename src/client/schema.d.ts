@@ -781,7 +781,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                inviter_id: string;
+                                invite_code: string;
+                                max_uses: number;
+                                current_uses: number;
+                                expires_at: string;
+                                is_active: boolean;
+                                created_at: string;
+                                updated_at: string;
+                                /** @enum {string} */
+                                status: "Expired" | "Exhausted" | "Inactive" | "Active";
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -807,7 +824,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            invite: {
+                                id: string;
+                                inviter_id: string;
+                                invite_code: string;
+                                max_uses: number;
+                                current_uses: number;
+                                expires_at: string;
+                                is_active: boolean;
+                                created_at: string;
+                                updated_at: string;
+                                /** @enum {string} */
+                                status: "Expired" | "Exhausted" | "Inactive" | "Active";
+                            };
+                            message: string;
+                        };
+                    };
                 };
             };
         };
@@ -842,7 +876,24 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            invite: {
+                                id: string;
+                                inviter_id: string;
+                                invite_code: string;
+                                max_uses: number;
+                                current_uses: number;
+                                expires_at: string;
+                                is_active: boolean;
+                                created_at: string;
+                                updated_at: string;
+                                /** @enum {string} */
+                                status: "Expired" | "Exhausted" | "Inactive" | "Active";
+                            };
+                            message: string;
+                        };
+                    };
                 };
             };
         };
@@ -876,7 +927,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                referrer_id: string;
+                                referred_id: string;
+                                referred_name: string;
+                                referred_email: string;
+                                invite_code: string;
+                                created_at: string;
+                            }[];
+                            next_cursor: string | null;
+                            total: number;
+                        };
+                    };
                 };
             };
         };
@@ -915,7 +980,27 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                inviter_id: string;
+                                invite_code: string;
+                                max_uses: number;
+                                current_uses: number;
+                                expires_at: string;
+                                is_active: boolean;
+                                created_at: string;
+                                updated_at: string;
+                                /** @enum {string} */
+                                status: "Expired" | "Exhausted" | "Inactive" | "Active";
+                                inviter_email: string;
+                                inviter_name: string;
+                            }[];
+                            next_cursor: string | null;
+                            total: number;
+                        };
+                    };
                 };
             };
         };
@@ -953,7 +1038,23 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                referrer_id: string;
+                                referred_id: string;
+                                referred_name: string;
+                                referred_email: string;
+                                invite_code: string;
+                                created_at: string;
+                                referrer_email: string;
+                                referrer_name: string;
+                            }[];
+                            next_cursor: string | null;
+                            total: number;
+                        };
+                    };
                 };
             };
         };
@@ -2507,7 +2608,31 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                tool: string;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                                cost: number;
+                                progress_stage: string | null;
+                                progress_fraction: number;
+                                error: string | null;
+                                result: {
+                                    [key: string]: unknown;
+                                } | null;
+                                input: {
+                                    [key: string]: unknown;
+                                };
+                                library_item_id: string | null;
+                                created_at: string;
+                                started_at: string | null;
+                                finished_at: string | null;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -2542,7 +2667,28 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            id: string;
+                            tool: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                            cost: number;
+                            progress_stage: string | null;
+                            progress_fraction: number;
+                            error: string | null;
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            input: {
+                                [key: string]: unknown;
+                            };
+                            library_item_id: string | null;
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -2614,7 +2760,28 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            id: string;
+                            tool: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                            cost: number;
+                            progress_stage: string | null;
+                            progress_fraction: number;
+                            error: string | null;
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            input: {
+                                [key: string]: unknown;
+                            };
+                            library_item_id: string | null;
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        };
+                    };
                 };
             };
         };

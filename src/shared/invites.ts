@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Invite codes (requirements §3 referral_invites, §4 invite display, §5 limits).
  * Shared by the server (validity) and the client (status badges).
@@ -31,38 +33,36 @@ export function inviteStatus(invite: InviteLike, now: Date = new Date()): Invite
 }
 
 /** A row of GET /api/invites. */
-export interface Invite {
-  id: string;
-  inviter_id: string;
-  invite_code: string;
-  max_uses: number;
-  current_uses: number;
-  expires_at: string;
-  is_active: boolean;
-  created_at: string;
-  updated_at: string;
-  status: InviteStatus;
-}
+export const inviteSchema = z.object({
+  id: z.string(),
+  inviter_id: z.string(),
+  invite_code: z.string(),
+  max_uses: z.number().int(),
+  current_uses: z.number().int(),
+  expires_at: z.string(),
+  is_active: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  status: z.enum(['Expired', 'Exhausted', 'Inactive', 'Active']),
+});
+export type Invite = z.infer<typeof inviteSchema>;
 
 /** A row of GET /api/referrals. */
-export interface Referral {
-  id: string;
-  referrer_id: string;
-  referred_id: string;
-  referred_name: string;
-  referred_email: string;
-  invite_code: string;
-  created_at: string;
-}
+export const referralSchema = z.object({
+  id: z.string(),
+  referrer_id: z.string(),
+  referred_id: z.string(),
+  referred_name: z.string(),
+  referred_email: z.string(),
+  invite_code: z.string(),
+  created_at: z.string(),
+});
+export type Referral = z.infer<typeof referralSchema>;
 
 /** A row of GET /api/admin/invites. */
-export interface AdminInvite extends Invite {
-  inviter_email: string;
-  inviter_name: string;
-}
+export const adminInviteSchema = inviteSchema.extend({ inviter_email: z.string(), inviter_name: z.string() });
+export type AdminInvite = z.infer<typeof adminInviteSchema>;
 
 /** A row of GET /api/admin/referrals. */
-export interface AdminReferral extends Referral {
-  referrer_email: string;
-  referrer_name: string;
-}
+export const adminReferralSchema = referralSchema.extend({ referrer_email: z.string(), referrer_name: z.string() });
+export type AdminReferral = z.infer<typeof adminReferralSchema>;

@@ -13,6 +13,8 @@ export interface Page<Item> {
 }
 
 /** A list that shows "the count of all" (the referral lists) answers it beside the page. */
+export const countedPageSchema = <Item extends z.ZodType>(item: Item) => pageSchema(item).extend({ total: z.number().int() });
+
 export interface CountedPage<Item> extends Page<Item> {
   total: number;
 }

@@ -230,20 +230,21 @@ export function toolValidationError(endpoint: ToolEndpoint, body: unknown): stri
   return result.success ? null : (result.error.issues[0]?.message ?? 'Invalid request');
 }
 
-/** A row of GET /api/jobs. */
-export interface ToolJob {
-  id: string;
+/** A row of GET /api/jobs (and GET /api/jobs/:id). */
+export const toolJobSchema = z.object({
+  id: z.string(),
   /** A ToolEndpoint for the built-in tools. */
-  tool: string;
-  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
-  cost: number;
-  progress_stage: string | null;
-  progress_fraction: number;
-  error: string | null;
-  result: Record<string, unknown> | null;
-  input: Record<string, unknown>;
-  library_item_id: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
+  tool: z.string(),
+  status: z.enum(['queued', 'running', 'succeeded', 'failed', 'canceled']),
+  cost: z.number(),
+  progress_stage: z.string().nullable(),
+  progress_fraction: z.number(),
+  error: z.string().nullable(),
+  result: z.record(z.string(), z.unknown()).nullable(),
+  input: z.record(z.string(), z.unknown()),
+  library_item_id: z.string().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+export type ToolJob = z.infer<typeof toolJobSchema>;

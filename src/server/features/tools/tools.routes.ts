@@ -9,6 +9,8 @@ import type { ToolsService } from './tools.service.js';
 import { limitMessages } from '../../../shared/messages.js';
 import { webhookUrlField } from '../../../shared/webhooks.schema.js';
 import { cursorParam } from '../../http/cursor.js';
+import { toolJobSchema } from '../../../shared/tools.js';
+import { pageSchema } from '../../../shared/page.schema.js';
 
 /** Every run may name a webhook for its end (the tool's own schema ignores the field). */
 const webhookBody = z.object({ webhook_url: webhookUrlField });
@@ -80,12 +82,12 @@ export const toolsRoutes = (ctx: AppContext, tools: ToolsService): FastifyPlugin
     providers: ctx.config.aiProviders,
   }));
 
-  r.get('/api/jobs', { config: { auth: 'user' }, schema: { querystring: listQuery, tags: ['tools'] } }, async (req) => {
+  r.get('/api/jobs', { config: { auth: 'user' }, schema: { querystring: listQuery, tags: ['tools'], response: { 200: pageSchema(toolJobSchema) } } }, async (req) => {
     const user = await requireUser(req, auth);
     return tools.list(user.id, req.query.limit, req.query.cursor);
   });
 
-  r.get('/api/jobs/:id', { config: { auth: 'user' }, schema: { params: jobParams, tags: ['tools'] } }, async (req) => {
+  r.get('/api/jobs/:id', { config: { auth: 'user' }, schema: { params: jobParams, tags: ['tools'], response: { 200: toolJobSchema } } }, async (req) => {
     const user = await requireUser(req, auth);
     return tools.get(user.id, req.params.id);
   });
@@ -98,7 +100,7 @@ export const toolsRoutes = (ctx: AppContext, tools: ToolsService): FastifyPlugin
     return reply.status(status).send(body);
   });
 
-  r.post('/api/jobs/:id/cancel', { config: { auth: 'user' }, schema: { params: jobParams, tags: ['tools'] } }, async (req) => {
+  r.post('/api/jobs/:id/cancel', { config: { auth: 'user' }, schema: { params: jobParams, tags: ['tools'], response: { 200: toolJobSchema } } }, async (req) => {
     const user = await requireUser(req, auth);
     return tools.cancel(user.id, req.params.id);
   });
