@@ -48,7 +48,6 @@ const UNDECLARED = [
   'POST /functions/v1/admin-update-pricing',
   'GET /api/admin/summary',
   'GET /api/admin/audit',
-  'GET /api/admin/users',
   'POST /api/admin/users/{id}/grant',
   'POST /api/admin/users/{id}/role',
   'POST /functions/v1/stripe-checkout',
@@ -160,5 +159,7 @@ describe('real answers match their declared schemas', () => {
 
     await call({ url: '/api/admin/invites', ...as(admin) });
     await call({ url: '/api/admin/referrals', ...as(admin) });
+    await call({ url: `/api/admin/users?query=${encodeURIComponent(user.email)}`, ...as(admin) });
+    await call({ url: '/api/admin/users?limit=1', ...as(admin) });
   });
 });

@@ -628,7 +628,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                email: string;
+                                full_name: string;
+                                /** @enum {string} */
+                                role: "user" | "vip" | "admin";
+                                energy_balance: number;
+                                total_energy_purchased: number;
+                                created_at: string;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
                 };
             };
         };

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/db.js';
 import { one } from '../../db/db.js';
+import type { Role } from '../../../shared/constants.js';
 
 export interface AuditEntry {
   adminId: string;
@@ -98,7 +99,7 @@ export interface AdminUserRow {
   id: string;
   email: string;
   full_name: string;
-  role: string;
+  role: Role;
   energy_balance: number;
   total_energy_purchased: number;
   created_at: Date;

@@ -2,6 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAdmin } from '../../http/auth-context.js';
 import type { AppContext } from '../../app-context.js';
+import { adminUserSchema } from '../../../shared/admin-users.schema.js';
+import { pageSchema } from '../../../shared/page.schema.js';
 import { auditQuery, grantBody, pricingUpdateBody, roleBody, userParams, usersQuery } from './admin.schema.js';
 
 export const adminRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
@@ -26,7 +28,7 @@ export const adminRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
     admin.listAudit(await requireAdmin(req, auth), req.query.limit, req.query.cursor),
   );
 
-  r.get('/api/admin/users', { ...adminOnly, schema: { querystring: usersQuery, tags: ['admin'] } }, async (req) =>
+  r.get('/api/admin/users', { ...adminOnly, schema: { querystring: usersQuery, tags: ['admin'], response: { 200: pageSchema(adminUserSchema) } } }, async (req) =>
     admin.searchUsers(await requireAdmin(req, auth), req.query.query, req.query.limit, req.query.cursor),
   );
 

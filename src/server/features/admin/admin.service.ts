@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
 import { decodeOptionalCursor, pageOf, seqKey } from '../../http/cursor.js';
 import type { Page } from '../../../shared/page.schema.js';
+import type { AdminUser } from '../../../shared/admin-users.schema.js';
 import { messages } from '../../../shared/messages.js';
 import type { Role } from '../../../shared/constants.js';
 import type { AuthenticatedUser } from '../auth/auth.service.js';
@@ -167,11 +168,11 @@ export class AdminService {
     return { items: page.rows.map((r) => ({ ...r, id: Number(r.id) })), next_cursor: page.next_cursor };
   }
 
-  async searchUsers(admin: AuthenticatedUser, query: string, limit = 50, cursor?: string): Promise<Page<repo.AdminUserRow>> {
+  async searchUsers(admin: AuthenticatedUser, query: string, limit = 50, cursor?: string): Promise<Page<AdminUser>> {
     assertAdmin(admin);
     const after = decodeOptionalCursor(cursor, emailKey);
     const page = pageOf(await repo.searchUsers(this.db, query.trim().toLowerCase(), limit + 1, after), limit, (u) => [u.email, u.id]);
-    return { items: page.rows, next_cursor: page.next_cursor };
+    return { items: page.rows.map((u) => ({ ...u, created_at: new Date(u.created_at).toISOString() })), next_cursor: page.next_cursor };
   }
 
   /** Gives ENERGY through the ledger (EnergyService.grant) and audits it, in one transaction. */

@@ -1,5 +1,4 @@
 import { queryKeys } from '../../lib/queryKeys';
-import type { Role } from '../../../shared/constants.js';
 
 /** GET /api/admin/summary */
 export interface PlatformSummary {
@@ -35,15 +34,7 @@ export interface Page<T> {
 }
 
 /** A row of GET /api/admin/users */
-export interface AdminUser {
-  id: string;
-  email: string;
-  full_name: string;
-  role: Role;
-  energy_balance: number;
-  total_energy_purchased: number;
-  created_at: string;
-}
+export type { AdminUser } from '../../../shared/admin-users.schema.js';
 
 /** POST /functions/v1/admin-update-pricing (requirements §7): only what changed. */
 export interface PricingUpdateBody {
