@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import { newPasswordError } from '../../../shared/account.schema.js';
 import { messages } from '../../../shared/messages.js';
 import { Button } from '../../components/Button';
+import { LabeledField } from '../../components/LabeledField';
 import { errorMessage } from '../../lib/api';
 import { accountApi, accountKeys } from './accountApi';
 import { Card, FormError } from './Card';
@@ -43,17 +44,11 @@ export function ChangePasswordCard() {
     <Card labelId={`${id}-title`} title="Change password" description="Other devices are signed out when it changes." icon={<KeyRound />}>
       <form noValidate onSubmit={submit} className="space-y-3.5" aria-label="Change password">
         <FormError message={error} />
-        <div>
-          <label htmlFor={`${id}-current`} className="field-label">
-            Current password
-          </label>
+        <LabeledField id={`${id}-current`} label="Current password">
           <input id={`${id}-current`} className="input" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
-        </div>
+        </LabeledField>
         <div className="grid gap-3.5 sm:grid-cols-2">
-          <div>
-            <label htmlFor={`${id}-new`} className="field-label">
-              New password
-            </label>
+          <LabeledField id={`${id}-new`} label="New password">
             <input
               id={`${id}-new`}
               className="input"
@@ -63,13 +58,10 @@ export function ChangePasswordCard() {
               value={next}
               onChange={(e) => setNext(e.target.value)}
             />
-          </div>
-          <div>
-            <label htmlFor={`${id}-confirm`} className="field-label">
-              Confirm new password
-            </label>
+          </LabeledField>
+          <LabeledField id={`${id}-confirm`} label="Confirm new password">
             <input id={`${id}-confirm`} className="input" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
-          </div>
+          </LabeledField>
         </div>
         <Button type="submit" loading={busy} className="w-full sm:w-auto">
           Change password

@@ -5,6 +5,7 @@ import { CheckCircle2, Lock, MailCheck, XCircle } from 'lucide-react';
 import { PRODUCT_NAME } from '../../../shared/constants.js';
 import { newPasswordError } from '../../../shared/account.schema.js';
 import { Button } from '../../components/Button';
+import { LabeledField } from '../../components/LabeledField';
 import { Logo } from '../../components/Logo';
 import { errorMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
@@ -69,32 +70,20 @@ export function ResetPasswordPage() {
       ) : (
         <form noValidate onSubmit={submit} className="mt-5 space-y-4" aria-label="Choose a new password">
           <FormError message={error} />
-          <div>
-            <label htmlFor={`${id}-password`} className="field-label">
-              New password
-            </label>
-            <div className="relative">
-              <Lock className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-500" aria-hidden="true" />
-              <input
-                id={`${id}-password`}
-                className="input pl-10"
-                type="password"
-                autoComplete="new-password"
-                placeholder="At least 6 characters"
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-              />
-            </div>
-          </div>
-          <div>
-            <label htmlFor={`${id}-confirm`} className="field-label">
-              Confirm new password
-            </label>
-            <div className="relative">
-              <Lock className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-500" aria-hidden="true" />
-              <input id={`${id}-confirm`} className="input pl-10" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
-            </div>
-          </div>
+          <LabeledField id={`${id}-password`} label="New password" icon={<Lock />}>
+            <input
+              id={`${id}-password`}
+              className="input pl-10"
+              type="password"
+              autoComplete="new-password"
+              placeholder="At least 6 characters"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </LabeledField>
+          <LabeledField id={`${id}-confirm`} label="Confirm new password" icon={<Lock />}>
+            <input id={`${id}-confirm`} className="input pl-10" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+          </LabeledField>
           <p className="text-xs text-zinc-400">Setting it signs you out everywhere.</p>
           <Button type="submit" loading={busy} className="w-full py-3">
             Set new password

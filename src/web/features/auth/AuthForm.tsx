@@ -6,6 +6,7 @@ import { messages } from '../../../shared/messages.js';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../lib/api';
 import { Button } from '../../components/Button';
+import { LabeledField } from '../../components/LabeledField';
 import { TermsText } from './TermsText';
 import { useReferralOnly } from './useReferralSetting';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
@@ -123,7 +124,7 @@ export function AuthForm() {
 
       <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label={isRegister ? 'Create account' : 'Sign in'}>
         {isRegister && (
-          <Field id={fieldId('name')} label="Full name" icon={<User />}>
+          <LabeledField id={fieldId('name')} label="Full name" icon={<User />}>
             <input
               id={fieldId('name')}
               className="input pl-10"
@@ -133,10 +134,10 @@ export function AuthForm() {
               value={name}
               onChange={(e) => setName(e.target.value)}
             />
-          </Field>
+          </LabeledField>
         )}
 
-        <Field id={fieldId('email')} label="Email" icon={<Mail />}>
+        <LabeledField id={fieldId('email')} label="Email" icon={<Mail />}>
           <input
             id={fieldId('email')}
             className="input pl-10"
@@ -147,9 +148,9 @@ export function AuthForm() {
             value={email}
             onChange={(e) => setEmail(e.target.value)}
           />
-        </Field>
+        </LabeledField>
 
-        <Field id={fieldId('password')} label="Password" icon={<Lock />}>
+        <LabeledField id={fieldId('password')} label="Password" icon={<Lock />}>
           <input
             id={fieldId('password')}
             className="input pr-11 pl-10"
@@ -168,7 +169,7 @@ export function AuthForm() {
             {showPassword ? <EyeOff className="size-4" aria-hidden="true" /> : <Eye className="size-4" aria-hidden="true" />}
             <span className="sr-only">{showPassword ? 'Hide password' : 'Show password'}</span>
           </button>
-        </Field>
+        </LabeledField>
 
         {!isRegister && (
           <div className="-mt-2 flex justify-end">
@@ -187,7 +188,7 @@ export function AuthForm() {
 
         {isRegister && (
           <>
-            <Field id={fieldId('confirm')} label="Confirm password" icon={<Lock />}>
+            <LabeledField id={fieldId('confirm')} label="Confirm password" icon={<Lock />}>
               <input
                 id={fieldId('confirm')}
                 className="input pl-10"
@@ -197,10 +198,10 @@ export function AuthForm() {
                 value={confirmPassword}
                 onChange={(e) => setConfirmPassword(e.target.value)}
               />
-            </Field>
+            </LabeledField>
 
             {referralOnly && (
-              <Field id={fieldId('invite')} label="Invite code" icon={<Ticket />}>
+              <LabeledField id={fieldId('invite')} label="Invite code" icon={<Ticket />}>
                 <input
                   id={fieldId('invite')}
                   className="input pl-10 font-mono tracking-wider uppercase placeholder:font-sans placeholder:tracking-normal placeholder:normal-case"
@@ -212,7 +213,7 @@ export function AuthForm() {
                   value={inviteCode}
                   onChange={(e) => setInviteCode(e.target.value)}
                 />
-              </Field>
+              </LabeledField>
             )}
 
             <TermsText />
@@ -243,25 +244,6 @@ export function AuthForm() {
           {isRegister ? 'Sign in' : 'Sign up'}
         </button>
       </p>
-    </div>
-  );
-}
-
-function Field({ id, label, icon, children }: { id: string; label: string; icon: ReactNode; children: ReactNode }) {
-  return (
-    <div>
-      <label htmlFor={id} className="field-label">
-        {label}
-      </label>
-      <div className="relative">
-        <span
-          aria-hidden="true"
-          className="pointer-events-none absolute inset-y-0 left-0 flex w-10 items-center justify-center text-zinc-400 [&>svg]:size-4"
-        >
-          {icon}
-        </span>
-        {children}
-      </div>
     </div>
   );
 }

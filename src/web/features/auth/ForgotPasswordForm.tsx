@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { AlertCircle, ArrowLeft, Mail, MailCheck } from 'lucide-react';
 import { messages } from '../../../shared/messages.js';
 import { Button } from '../../components/Button';
+import { LabeledField } from '../../components/LabeledField';
 import { errorMessage } from '../../lib/api';
 import { accountApi } from '../account/accountApi';
 
@@ -46,24 +47,18 @@ export function ForgotPasswordForm({ initialEmail, onBack }: { initialEmail: str
               <span>{error}</span>
             </div>
           )}
-          <div>
-            <label htmlFor={`${id}-email`} className="field-label">
-              Email
-            </label>
-            <div className="relative">
-              <Mail className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-500" aria-hidden="true" />
-              <input
-                id={`${id}-email`}
-                className="input pl-10"
-                type="email"
-                inputMode="email"
-                autoComplete="email"
-                placeholder="you@example.com"
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
-              />
-            </div>
-          </div>
+          <LabeledField id={`${id}-email`} label="Email" icon={<Mail />}>
+            <input
+              id={`${id}-email`}
+              className="input pl-10"
+              type="email"
+              inputMode="email"
+              autoComplete="email"
+              placeholder="you@example.com"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          </LabeledField>
           <Button type="submit" loading={busy} className="w-full py-3">
             Send reset link
           </Button>
