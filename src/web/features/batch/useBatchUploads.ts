@@ -29,8 +29,11 @@ export function useBatchUploads(onUploaded: (item: LibraryItem) => void) {
   const onUploadedRef = useRef(onUploaded);
   onUploadedRef.current = onUploaded;
 
+  // A controller per mount: React's development double mount (and any real
+  // remount) must not leave later uploads tied to an already aborted signal.
   useEffect(() => {
-    const mine = ctrl.current;
+    const mine = new AbortController();
+    ctrl.current = mine;
     return () => mine.abort();
   }, []);
 
