@@ -57,19 +57,3 @@ export const toolFailed = z.object({
   energy_refunded: z.number().int(),
 });
 
-/** A row of GET /api/jobs and the answer of GET /api/jobs/:id. */
-export const toolJob = z.object({
-  id: z.string(),
-  tool: z.string(),
-  status: jobStatus,
-  cost: z.number().int(),
-  progress_stage: z.string().nullable(),
-  progress_fraction: z.number(),
-  error: z.string().nullable(),
-  result: z.record(z.string(), z.unknown()).nullable(),
-  input: z.record(z.string(), z.unknown()),
-  library_item_id: z.string().nullable(),
-  created_at: z.string(),
-  started_at: z.string().nullable(),
-  finished_at: z.string().nullable(),
-});

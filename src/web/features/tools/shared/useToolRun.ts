@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { messages } from '../../../../shared/messages.js';
 import { TOOLS, type ToolEndpoint, type ToolJob } from '../../../../shared/tools.js';
-import { toolJob } from '../../../../shared/tool-results.js';
+import { toolJobSchema } from '../../../../shared/tools.js';
 import { queryKeys } from '../../../lib/queryKeys';
 import { useServerEvent, useServerReconnect } from '../../../lib/events';
 import { libraryKeys } from '../../library/api';
@@ -146,7 +146,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
   });
 
 /** What following a run reads of GET /api/jobs/:id. */
-const jobProgress = toolJob.pick({ status: true, progress_stage: true, progress_fraction: true });
+const jobProgress = toolJobSchema.pick({ status: true, progress_stage: true, progress_fraction: true });
 
 /** A JSON object answer, or null for anything else. */
 type Answer = { [field: string]: unknown } | null;
