@@ -372,6 +372,41 @@ describe('generated items, pending videos, retry', () => {
     expect(storedFiles(dataDir, erin.id)).toHaveLength(2); // one file + one thumbnail, the surplus removed
   });
 
+  it('an attempt that died between storing and recording leaves nothing behind once the job is saved again', async () => {
+    const gail = await registerUser(t);
+    const { library } = t.ctx.services;
+    const tmp = path.join(dataDir, 'gen-died.png');
+    fs.writeFileSync(tmp, await png(60, 40));
+    const input = { userId: gail.id, jobId: crypto.randomUUID(), kind: 'image' as const, localPath: tmp, generationType: 'fal-upscaler' };
+
+    // The first attempt stalls while writing the thumbnail, its file already stored: as far as the
+    // job can tell, its worker died there. The next attempt saves the job.
+    const put = library.storage.put.bind(library.storage);
+    let stalled: (() => void) | undefined;
+    library.storage.put = async (key, body, opts) => {
+      if (!stalled && opts?.contentType === 'image/webp') return new Promise<never>((_, reject) => (stalled = () => reject(new Error('worker gone'))));
+      return put(key, body, opts);
+    };
+    let first: Promise<unknown>;
+    try {
+      first = library.saveGeneratedItem(input).catch((err: unknown) => err);
+      await expect.poll(() => stalled !== undefined).toBe(true);
+      expect(storedFiles(dataDir, gail.id)).toHaveLength(1);
+    } finally {
+      library.storage.put = put;
+    }
+    const saved = await library.saveGeneratedItem(input);
+    const [row] = await t.db.query<{ storage_path: string; thumbnail_path: string }>('SELECT storage_path, thumbnail_path FROM uploaded_images WHERE id = $1', [saved.id]);
+    const recorded = [row!.storage_path, row!.thumbnail_path].sort();
+    const files = () => storedFiles(dataDir, gail.id).map((f) => `${gail.id}/${f}`).sort();
+    expect(files()).toEqual(recorded);
+
+    // Even when the stalled attempt wakes up and fails, it deletes nothing the job recorded.
+    stalled!();
+    expect(await first).toBeInstanceOf(Error);
+    expect(files()).toEqual(recorded);
+  });
+
   it('a pending video has no url until completed; retry needs a pending/failed item', async () => {
     const fred = await registerUser(t);
     const { library } = t.ctx.services;

@@ -20,8 +20,7 @@ import {
   CACHE_CONTROL,
   isPendingPath,
   keyOwner,
-  newObjectKey,
-  newThumbnailKey,
+  newObjectKeys,
   pendingKey,
   type StorageDriver,
 } from '../../providers/storage/storage.js';
@@ -326,7 +325,7 @@ export class LibraryService {
     const type = await this.generatedType(input.localPath, existing.kind, input.contentType ?? existing.content_type);
     return this.withWorkDir(async (work) => {
       const prepared = await this.prepare(input.localPath, type, work, false, true);
-      const stored = await this.store(input.userId, prepared, type);
+      const stored = await this.store(input.userId, prepared, type, input.jobId);
       try {
         const row = await repo.completeItem(this.db, input.jobId, {
           filename: stored.filename,
@@ -341,12 +340,12 @@ export class LibraryService {
         });
         if (row) return this.toItem(row);
       } catch (err) {
-        await this.removeStored(stored.key, stored.thumbKey);
+        await this.discardStored(stored, input.jobId);
         this.log.error({ err, jobId: input.jobId }, 'library: completing a pending item failed; removing stored files');
         throw new AppError('internal', msg.saveFailed(type.kind, msg.databaseUnavailable));
       }
       // Another completion won the race: ours is surplus.
-      await this.removeStored(stored.key, stored.thumbKey);
+      await this.discardStored(stored, input.jobId);
       return this.toItem((await repo.findItemByJob(this.db, input.jobId))!);
     });
   }
@@ -565,9 +564,8 @@ export class LibraryService {
     });
   }
 
-  private async store(userId: string, prepared: { file: string; thumb: string; size: number }, type: SniffedType) {
-    const key = newObjectKey(userId, type.ext);
-    const thumbKey = newThumbnailKey(userId);
+  private async store(userId: string, prepared: { file: string; thumb: string; size: number }, type: SniffedType, jobId?: string) {
+    const { key, thumbKey } = newObjectKeys(userId, type.ext, jobId);
     try {
       await this.storage.put(key, fs.createReadStream(prepared.file), {
         contentType: type.contentType,
@@ -577,7 +575,7 @@ export class LibraryService {
       await this.storage.put(thumbKey, await fsp.readFile(prepared.thumb), { contentType: 'image/webp', cacheControl: CACHE_CONTROL });
     } catch (err) {
       this.log.error({ err, key }, 'library: storage write failed');
-      await this.removeStored(key, thumbKey);
+      await this.discardStored({ key, thumbKey }, jobId);
       throw new AppError('unavailable', msg.uploadFailed(type.kind, msg.storageUnavailable));
     }
     return { key, thumbKey, filename: key.split('/').pop()!, size: prepared.size };
@@ -645,7 +643,7 @@ export class LibraryService {
     } catch (err) {
       throw this.uploadError(type.kind, err);
     }
-    const stored = await this.store(userId, prepared, type);
+    const stored = await this.store(userId, prepared, type, meta.jobId);
     let row: repo.LibraryRow | undefined;
     const checkQuota = !meta.isGenerated && this.quota > 0;
     const insert = (db: Queryable, r: repo.NewLibraryRow) =>
@@ -676,17 +674,27 @@ export class LibraryService {
       });
     } catch (err) {
       if (err instanceof AppError && err.code === 'payload_too_large') {
-        await this.removeStored(stored.key, stored.thumbKey);
+        await this.discardStored(stored, meta.jobId);
         throw err;
       }
       this.log.error({ err, userId }, 'library: metadata insert failed; removing stored files');
-      await this.removeStored(stored.key, stored.thumbKey);
+      await this.discardStored(stored, meta.jobId);
       throw new AppError('internal', msg.saveFailed(type.kind, msg.databaseUnavailable));
     }
     if (row) return this.toItem(row);
     // The job already has its item (a concurrent save won): ours is surplus.
-    await this.removeStored(stored.key, stored.thumbKey);
+    await this.discardStored(stored, meta.jobId);
     return this.toItem((await repo.findItemByJob(this.db, meta.jobId!))!);
+  }
+
+  /**
+   * Deletes what one save stored and did not record. A job's keys are shared by all its
+   * attempts, so whatever another attempt already recorded for the job stays.
+   */
+  private async discardStored(stored: { key: string; thumbKey: string }, jobId?: string) {
+    const recorded = jobId ? await repo.findItemByJob(this.db, jobId).catch(() => undefined) : undefined;
+    const kept = new Set([recorded?.storage_path, recorded?.thumbnail_path]);
+    await this.removeStored(...[stored.key, stored.thumbKey].filter((k) => !kept.has(k)));
   }
 
   private async removeStored(...keys: Array<string | null | undefined>) {

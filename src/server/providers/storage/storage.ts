@@ -104,8 +104,14 @@ export function assertValidKey(key: string): void {
   if (!isValidKey(key)) throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
 }
 
-export const newObjectKey = (userId: string, ext: string) => `${userId}/${randomUUID()}.${ext}`;
-export const newThumbnailKey = (userId: string) => `${userId}/thumbs/${randomUUID()}.webp`;
+/**
+ * Where a new item's file and thumbnail go. A job's result is named by the job, so an attempt
+ * that died between storing and recording is overwritten by the next attempt, never orphaned.
+ */
+export function newObjectKeys(userId: string, ext: string, jobId?: string): { key: string; thumbKey: string } {
+  const name = jobId ?? randomUUID();
+  return { key: `${userId}/${name}.${ext}`, thumbKey: `${userId}/thumbs/${name}.webp` };
+}
 export const pendingKey = (userId: string, jobId: string, ext = 'mp4') => `${userId}/pending/${jobId}.${ext}`;
 export const isPendingPath = (storagePath: string) => storagePath.includes('pending/');
 export const keyOwner = (key: string) => key.split('/')[0];
