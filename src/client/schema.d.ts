@@ -316,7 +316,28 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                user_id: string;
+                                created_at: string;
+                                /** @enum {string} */
+                                type: "spend" | "purchase" | "refund" | "grant";
+                                description: string;
+                                amount: number;
+                                job_id: string | null;
+                                payment_id: string | null;
+                                stripe_payment_intent_id: string | null;
+                                amount_paid_cents: number | null;
+                                tool_name: string | null;
+                                seq: number;
+                                api_key_name: string | null;
+                                api_key_prefix: string | null;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -349,7 +370,17 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            tool_name: string;
+                            display_name: string;
+                            description: string;
+                            base_energy_cost: number;
+                            discount_percentage: number;
+                            is_active: boolean;
+                            effective_cost: number;
+                        }[];
+                    };
                 };
             };
         };
@@ -384,7 +415,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            id: string;
+                            price_id: string;
+                            plan_name: string;
+                            price_cents: number;
+                            energy_amount: number;
+                            bonus_energy: number;
+                            is_active: boolean;
+                            total_energy: number;
+                        }[];
+                    };
                 };
             };
         };
@@ -417,7 +459,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            id: "trial" | "starter" | "pro" | "power";
+                            price_id: string;
+                            name: string;
+                            description: string;
+                            price_cents: number;
+                            /** @enum {string} */
+                            mode: "payment";
+                            energy_amount: number;
+                            bonus_energy: number;
+                            total_energy: number;
+                        }[];
+                    };
                 };
             };
         };
@@ -450,7 +506,11 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            is_referral_only: boolean;
+                        };
+                    };
                 };
             };
         };
@@ -474,7 +534,11 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            is_referral_only: boolean;
+                        };
+                    };
                 };
             };
         };
@@ -524,7 +588,14 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            message: string;
+                            changes: number;
+                        };
+                    };
                 };
             };
         };
@@ -555,7 +626,27 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            accounts: number;
+                            vip_accounts: number;
+                            admin_accounts: number;
+                            energy_sold: number;
+                            energy_spent: number;
+                            energy_refunded: number;
+                            energy_granted: number;
+                            energy_in_balances: number;
+                            revenue_cents: number;
+                            purchases: number;
+                            runs_by_tool: {
+                                tool_name: string;
+                                runs: number;
+                                refunded_runs: number;
+                                energy_spent: number;
+                            }[];
+                            generated_at: string;
+                        };
+                    };
                 };
             };
         };
@@ -591,7 +682,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                admin_id: string | null;
+                                admin_email: string | null;
+                                action: string;
+                                target: string;
+                                old_value: unknown;
+                                new_value: unknown;
+                                created_at: string;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -686,7 +791,13 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            user_id: string;
+                            amount: number;
+                            energy_balance: number;
+                        };
+                    };
                 };
             };
         };
@@ -728,7 +839,13 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            user_id: string;
+                            /** @enum {string} */
+                            role: "user" | "vip" | "admin";
+                        };
+                    };
                 };
             };
         };

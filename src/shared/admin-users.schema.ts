@@ -12,3 +12,15 @@ export const adminUserSchema = z.object({
   created_at: z.string(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
+
+/** POST /api/admin/users/:id/grant: the ENERGY given and the balance after it. */
+export const grantResultSchema = z.object({
+  user_id: z.string(),
+  amount: z.number().int(),
+  energy_balance: z.number().int(),
+});
+export type GrantResult = z.infer<typeof grantResultSchema>;
+
+/** POST /api/admin/users/:id/role: the account's role now. */
+export const roleResultSchema = z.object({ user_id: z.string(), role: z.enum(ROLES) });
+export type RoleResult = z.infer<typeof roleResultSchema>;

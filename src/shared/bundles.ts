@@ -1,3 +1,7 @@
+import { z } from 'zod';
+
+const BUNDLE_IDS = ['trial', 'starter', 'pro', 'power'] as const;
+
 /**
  * ENERGY bundles (requirements §3, §9). Fixed product definitions; the energy and
  * bonus a bundle grants come from plan_energy_mapping (admin-editable),
@@ -6,7 +10,7 @@
  * under the Stripe price named by STRIPE_PRICE_* or found by lookup key.
  */
 export interface Bundle {
-  id: 'trial' | 'starter' | 'pro' | 'power';
+  id: (typeof BUNDLE_IDS)[number];
   priceId: string;
   name: string;
   description: string;
@@ -28,14 +32,30 @@ export const BUNDLE_CURRENCY = 'usd';
 /** The third bundle is marked POPULAR in the purchase dialog. */
 export const POPULAR_BUNDLE_INDEX = 2;
 
-/** A row of GET /api/plans (requirements §3 plan_energy_mapping). */
-export interface PlanEnergy {
-  id: string;
-  price_id: string;
-  plan_name: string;
-  price_cents: number;
-  energy_amount: number;
-  bonus_energy: number;
-  is_active: boolean;
-  total_energy: number;
-}
+/** A row of GET /api/plans (requirements §3 plan_energy_mapping); inactive rows only in the admin's list. */
+export const planEnergySchema = z.object({
+  id: z.string(),
+  price_id: z.string(),
+  plan_name: z.string(),
+  price_cents: z.number().int(),
+  energy_amount: z.number().int(),
+  bonus_energy: z.number().int(),
+  is_active: z.boolean(),
+  total_energy: z.number().int(),
+});
+export type PlanEnergy = z.infer<typeof planEnergySchema>;
+
+/** A row of GET /api/bundles: a fixed bundle joined with its admin-editable energy (plan_energy_mapping). */
+export const bundleOfferSchema = z.object({
+  id: z.enum(BUNDLE_IDS),
+  /** What checkout is asked for: with Stripe, the Stripe price the bundle sells under. */
+  price_id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  price_cents: z.number().int(),
+  mode: z.literal('payment'),
+  energy_amount: z.number().int(),
+  bonus_energy: z.number().int(),
+  total_energy: z.number().int(),
+});
+export type BundleOffer = z.infer<typeof bundleOfferSchema>;

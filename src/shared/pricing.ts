@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { TOOLS } from './tools.js';
 
 /**
@@ -44,13 +45,14 @@ export function fallbackCost(tool: string): number {
 }
 
 /** A row of GET /api/pricing. */
-export interface ToolPricing {
-  tool_name: string;
-  display_name: string;
-  description: string;
-  base_energy_cost: number;
-  discount_percentage: number;
-  is_active: boolean;
+export const toolPricingSchema = z.object({
+  tool_name: z.string(),
+  display_name: z.string(),
+  description: z.string(),
+  base_energy_cost: z.number().int(),
+  discount_percentage: z.number().int(),
+  is_active: z.boolean(),
   /** What the caller pays: 0 for VIP and admin. */
-  effective_cost: number;
-}
+  effective_cost: z.number().int(),
+});
+export type ToolPricing = z.infer<typeof toolPricingSchema>;

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/db.js';
 import { one } from '../../db/db.js';
 import type { Role } from '../../../shared/constants.js';
+import type { PlatformSummary, RunsByTool } from '../../../shared/admin.schema.js';
 
 export interface AuditEntry {
   adminId: string;
@@ -41,18 +42,8 @@ export function listAudit(db: Queryable, limit: number, beforeId?: number) {
   );
 }
 
-export interface SummaryRow {
-  accounts: number;
-  vip_accounts: number;
-  admin_accounts: number;
-  energy_sold: number;
-  energy_spent: number;
-  energy_refunded: number;
-  energy_granted: number;
-  energy_in_balances: number;
-  revenue_cents: number;
-  purchases: number;
-}
+/** The ledger totals behind the summary; here energy_spent still includes what was refunded. */
+type SummaryRow = Omit<PlatformSummary, 'runs_by_tool' | 'generated_at'>;
 
 export async function platformSummary(db: Queryable): Promise<SummaryRow> {
   const row = await one<SummaryRow>(
@@ -73,16 +64,9 @@ export async function platformSummary(db: Queryable): Promise<SummaryRow> {
   return row!;
 }
 
-export interface RunsByToolRow {
-  tool_name: string;
-  runs: number;
-  refunded_runs: number;
-  energy_spent: number;
-}
-
 /** Tool runs from the ledger's spends; a refunded run's ENERGY is not counted as spent. */
 export function runsByTool(db: Queryable) {
-  return db.query<RunsByToolRow>(
+  return db.query<RunsByTool>(
     `SELECT s.tool_name,
             count(*)::int                                       AS runs,
             (count(r.id))::int                                  AS refunded_runs,

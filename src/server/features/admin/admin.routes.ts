@@ -2,7 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAdmin } from '../../http/auth-context.js';
 import type { AppContext } from '../../app-context.js';
-import { adminUserSchema } from '../../../shared/admin-users.schema.js';
+import { adminUserSchema, grantResultSchema, roleResultSchema } from '../../../shared/admin-users.schema.js';
+import { auditEntrySchema, platformSummarySchema, pricingUpdateResultSchema } from '../../../shared/admin.schema.js';
 import { pageSchema } from '../../../shared/page.schema.js';
 import { auditQuery, grantBody, pricingUpdateBody, roleBody, userParams, usersQuery } from './admin.schema.js';
 
@@ -16,15 +17,15 @@ export const adminRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
   // requirements §7 admin-update-pricing; values are validated by the service with precise messages.
   r.post(
     '/functions/v1/admin-update-pricing',
-    { ...adminOnly, schema: { body: pricingUpdateBody, tags: ['admin'] } },
+    { ...adminOnly, schema: { body: pricingUpdateBody, tags: ['admin'], response: { 200: pricingUpdateResultSchema } } },
     async (req) => admin.updatePricing(await requireAdmin(req, auth), req.body),
   );
 
-  r.get('/api/admin/summary', { ...adminOnly, schema: { tags: ['admin'] } }, async (req) =>
+  r.get('/api/admin/summary', { ...adminOnly, schema: { tags: ['admin'], response: { 200: platformSummarySchema } } }, async (req) =>
     admin.summary(await requireAdmin(req, auth)),
   );
 
-  r.get('/api/admin/audit', { ...adminOnly, schema: { querystring: auditQuery, tags: ['admin'] } }, async (req) =>
+  r.get('/api/admin/audit', { ...adminOnly, schema: { querystring: auditQuery, tags: ['admin'], response: { 200: pageSchema(auditEntrySchema) } } }, async (req) =>
     admin.listAudit(await requireAdmin(req, auth), req.query.limit, req.query.cursor),
   );
 
@@ -34,13 +35,13 @@ export const adminRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
 
   r.post(
     '/api/admin/users/:id/grant',
-    { ...adminOnly, schema: { params: userParams, body: grantBody, tags: ['admin'] } },
+    { ...adminOnly, schema: { params: userParams, body: grantBody, tags: ['admin'], response: { 200: grantResultSchema } } },
     async (req) => admin.grantEnergy(await requireAdmin(req, auth), req.params.id, req.body.amount, req.body.reason),
   );
 
   r.post(
     '/api/admin/users/:id/role',
-    { ...adminOnly, schema: { params: userParams, body: roleBody, tags: ['admin'] } },
+    { ...adminOnly, schema: { params: userParams, body: roleBody, tags: ['admin'], response: { 200: roleResultSchema } } },
     async (req) => admin.setRole(await requireAdmin(req, auth), req.params.id, req.body.role),
   );
 };

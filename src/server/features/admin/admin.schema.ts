@@ -129,5 +129,3 @@ export const grantBody = z.object({
 });
 
 export const roleBody = z.object({ role: z.enum(ROLES) });
-
-export const referralSettingsBody = z.object({ is_referral_only: z.boolean() });

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
 import { decodeOptionalCursor, pageOf, seqKey } from '../../http/cursor.js';
 import type { Page } from '../../../shared/page.schema.js';
-import type { AdminUser } from '../../../shared/admin-users.schema.js';
+import type { AdminUser, GrantResult, RoleResult } from '../../../shared/admin-users.schema.js';
+import type { AuditEntry, PlatformSummary, PricingUpdateResult } from '../../../shared/admin.schema.js';
 import { messages } from '../../../shared/messages.js';
 import type { Role } from '../../../shared/constants.js';
 import type { AuthenticatedUser } from '../auth/auth.service.js';
@@ -12,35 +13,6 @@ import * as pricingRepo from '../pricing/pricing.repo.js';
 import type { RealtimeHub } from '../../realtime/realtime-hub.js';
 import * as repo from './admin.repo.js';
 import { adminMessages, parsePricingUpdate } from './admin.schema.js';
-
-export interface PlatformSummary {
-  accounts: number;
-  vip_accounts: number;
-  admin_accounts: number;
-  /** ENERGY credited by purchases. */
-  energy_sold: number;
-  /** ENERGY charged for runs, minus what was refunded. */
-  energy_spent: number;
-  energy_refunded: number;
-  energy_granted: number;
-  /** Sum of all balances (= sold + granted - spent, by the ledger invariant). */
-  energy_in_balances: number;
-  revenue_cents: number;
-  purchases: number;
-  runs_by_tool: repo.RunsByToolRow[];
-  generated_at: string;
-}
-
-export interface AuditEntryView {
-  id: number;
-  admin_id: string | null;
-  admin_email: string | null;
-  action: string;
-  target: string;
-  old_value: unknown;
-  new_value: unknown;
-  created_at: Date;
-}
 
 /** Audit action names (admin_audit.action). */
 export const AUDIT_ACTIONS = {
@@ -75,7 +47,7 @@ export class AdminService {
    * applies every change in ONE transaction with an audit row per changed
    * tool or plan; listeners get a `pricing` event when it commits.
    */
-  async updatePricing(admin: AuthenticatedUser, body: unknown): Promise<{ success: true; message: string; changes: number }> {
+  async updatePricing(admin: AuthenticatedUser, body: unknown): Promise<PricingUpdateResult> {
     assertAdmin(admin);
     const update = parsePricingUpdate(body);
     try {
@@ -160,12 +132,15 @@ export class AdminService {
   }
 
   /** Newest first; next_cursor pages to older entries. */
-  async listAudit(admin: AuthenticatedUser, limit = 50, cursor?: string): Promise<Page<AuditEntryView>> {
+  async listAudit(admin: AuthenticatedUser, limit = 50, cursor?: string): Promise<Page<AuditEntry>> {
     assertAdmin(admin);
     const size = Math.min(Math.max(Math.trunc(limit) || 50, 1), 100);
     const before = decodeOptionalCursor(cursor, seqKey)?.[0];
     const page = pageOf(await repo.listAudit(this.db, size + 1, before), size, (row) => [Number(row.id)]);
-    return { items: page.rows.map((r) => ({ ...r, id: Number(r.id) })), next_cursor: page.next_cursor };
+    return {
+      items: page.rows.map((r) => ({ ...r, id: Number(r.id), created_at: new Date(r.created_at).toISOString() })),
+      next_cursor: page.next_cursor,
+    };
   }
 
   async searchUsers(admin: AuthenticatedUser, query: string, limit = 50, cursor?: string): Promise<Page<AdminUser>> {
@@ -181,7 +156,7 @@ export class AdminService {
     userId: string,
     amount: number,
     reason?: string,
-  ): Promise<{ user_id: string; amount: number; energy_balance: number }> {
+  ): Promise<GrantResult> {
     assertAdmin(admin);
     if (!UUID_RE.test(userId)) throw new AppError('not_found', adminMessages.userNotFound);
     const description = reason?.trim() || 'Granted by admin';
@@ -202,7 +177,7 @@ export class AdminService {
     return { user_id: userId, amount, energy_balance: balance };
   }
 
-  async setRole(admin: AuthenticatedUser, userId: string, role: Role): Promise<{ user_id: string; role: Role }> {
+  async setRole(admin: AuthenticatedUser, userId: string, role: Role): Promise<RoleResult> {
     assertAdmin(admin);
     if (!UUID_RE.test(userId)) throw new AppError('not_found', adminMessages.userNotFound);
     // An admin demoting themself could lock every admin out; another admin (or the CLI) must do it.

@@ -1,7 +1,6 @@
 import type { Queryable } from '../../db/db.js';
 import { one } from '../../db/db.js';
-
-export type TransactionType = 'spend' | 'purchase' | 'refund' | 'grant';
+import type { TransactionType } from '../../../shared/energy.schema.js';
 
 export interface TransactionRow {
   id: string;

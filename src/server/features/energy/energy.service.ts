@@ -2,6 +2,7 @@ import type { Db, Queryable, Tx } from '../../db/db.js';
 import { AppError } from '../../http/errors.js';
 import { decodeOptionalCursor, pageOf, seqKey } from '../../http/cursor.js';
 import type { Page } from '../../../shared/page.schema.js';
+import type { EnergyTransaction } from '../../../shared/energy.schema.js';
 import { insufficientEnergyMessage } from '../../../shared/messages.js';
 import * as repo from './energy.repo.js';
 
@@ -130,11 +131,14 @@ export class EnergyService {
   }
 
   /** Newest first; cursor pages backwards through older entries. */
-  async listTransactions(userId: string, limit = 10, cursor?: string | null): Promise<Page<repo.TransactionRow>> {
+  async listTransactions(userId: string, limit = 10, cursor?: string | null): Promise<Page<EnergyTransaction>> {
     const size = Math.min(Math.max(Math.trunc(limit) || 10, 1), 100);
     const before = decodeOptionalCursor(cursor, seqKey)?.[0];
     const page = pageOf(await repo.listTransactions(this.db, userId, size + 1, before), size, (row) => [Number(row.seq)]);
-    return { items: page.rows, next_cursor: page.next_cursor };
+    return {
+      items: page.rows.map((row) => ({ ...row, seq: Number(row.seq), created_at: new Date(row.created_at).toISOString() })),
+      next_cursor: page.next_cursor,
+    };
   }
 
   /** Listeners hear of a change once it is committed: at once, or when the caller's transaction commits. */

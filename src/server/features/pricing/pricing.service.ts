@@ -1,7 +1,7 @@
 import type { Db, Queryable } from '../../db/db.js';
 import { AppError } from '../../http/errors.js';
 import type { Role } from '../../../shared/constants.js';
-import { BUNDLES, type Bundle, type PlanEnergy } from '../../../shared/bundles.js';
+import { BUNDLES, type Bundle, type BundleOffer, type PlanEnergy } from '../../../shared/bundles.js';
 import { effectiveCost, type ToolPricing } from '../../../shared/pricing.js';
 import * as repo from './pricing.repo.js';
 
@@ -18,19 +18,6 @@ export interface ToolPrice {
   cost: number;
   baseCost: number;
   discountPercentage: number;
-}
-
-/** A row of GET /api/bundles: the fixed bundle joined with its admin-editable energy. */
-export interface BundleOffer {
-  id: Bundle['id'];
-  price_id: string;
-  name: string;
-  description: string;
-  price_cents: number;
-  mode: Bundle['mode'];
-  energy_amount: number;
-  bonus_energy: number;
-  total_energy: number;
 }
 
 export const pricingMessages = {

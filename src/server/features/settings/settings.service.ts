@@ -3,11 +3,8 @@ import type { AuthenticatedUser } from '../auth/auth.service.js';
 import { AUDIT_ACTIONS, assertAdmin } from '../admin/admin.service.js';
 import { insertAudit } from '../admin/admin.repo.js';
 import type { RealtimeHub } from '../../realtime/realtime-hub.js';
+import type { ReferralSettings } from '../../../shared/settings.schema.js';
 import * as repo from './settings.repo.js';
-
-export interface ReferralSettings {
-  is_referral_only: boolean;
-}
 
 /**
  * Whether registration needs an invite code (requirements §5). Takes the caller's

@@ -4,6 +4,7 @@ import { Slider } from 'radix-ui';
 import { Gift, Package, Percent, RotateCcw, Save, SearchX, Tag, Wrench, Zap } from 'lucide-react';
 import { toast } from 'sonner';
 import clsx from 'clsx';
+import type { PricingUpdateResult } from '../../../shared/admin.schema.js';
 import type { PlanEnergy } from '../../../shared/bundles.js';
 import { adminUiMessages } from '../../../shared/messages.js';
 import { effectiveCost, VIEW_TOOL, type ToolPricing } from '../../../shared/pricing.js';
@@ -101,7 +102,7 @@ export function PricingEditor() {
   };
 
   const save = useMutation({
-    mutationFn: (body: PricingUpdateBody) => apiPost<{ success?: boolean; message?: string }>('/functions/v1/admin-update-pricing', body),
+    mutationFn: (body: PricingUpdateBody) => apiPost<PricingUpdateResult>('/functions/v1/admin-update-pricing', body),
     onMutate: () => setResult(null),
     onSuccess: async () => {
       // Fresh rows first, then drop the drafts, so the inputs never flash the old values.

@@ -3,6 +3,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { Crown, Gift, Loader2, Search, ShieldCheck, UserRound } from 'lucide-react';
 import { toast } from 'sonner';
 import { ROLES, type Role } from '../../../shared/constants.js';
+import type { GrantResult, RoleResult } from '../../../shared/admin-users.schema.js';
 import { useUser } from '../../app/auth';
 import { Button } from '../../components/Button';
 import { apiGet, apiPost, describeError, errorMessage } from '../../lib/api';
@@ -115,7 +116,7 @@ function UserRow({ user }: { user: AdminUser }) {
   };
 
   const role = useMutation({
-    mutationFn: (next: Role) => apiPost<{ role: Role }>(`/api/admin/users/${encodeURIComponent(user.id)}/role`, { role: next }),
+    mutationFn: (next: Role) => apiPost<RoleResult>(`/api/admin/users/${encodeURIComponent(user.id)}/role`, { role: next }),
     onSuccess: (res) => {
       toast.success(`${user.email} is now ${ROLE_LABEL[res.role] ?? res.role}`);
       refresh();
@@ -125,7 +126,7 @@ function UserRow({ user }: { user: AdminUser }) {
 
   const grant = useMutation({
     mutationFn: (n: number) =>
-      apiPost<{ energy_balance: number }>(`/api/admin/users/${encodeURIComponent(user.id)}/grant`, { amount: n, reason: 'Granted by admin' }),
+      apiPost<GrantResult>(`/api/admin/users/${encodeURIComponent(user.id)}/grant`, { amount: n, reason: 'Granted by admin' }),
     onSuccess: (res, n) => {
       toast.success(`Granted ${numberFormat.format(n)} ENERGY to ${user.email}. New balance: ${numberFormat.format(res.energy_balance)} ENERGY`);
       setAmount('');

@@ -1,37 +1,8 @@
 import { queryKeys } from '../../lib/queryKeys';
 
-/** GET /api/admin/summary */
-export interface PlatformSummary {
-  accounts: number;
-  vip_accounts: number;
-  admin_accounts: number;
-  energy_sold: number;
-  energy_spent: number;
-  energy_refunded: number;
-  energy_granted: number;
-  energy_in_balances: number;
-  revenue_cents: number;
-  purchases: number;
-  runs_by_tool: { tool_name: string; runs: number; refunded_runs: number; energy_spent: number }[];
-  generated_at: string;
-}
-
-/** A row of GET /api/admin/audit */
-export interface AuditEntry {
-  id: number;
-  admin_id: string | null;
-  admin_email: string | null;
-  action: string;
-  target: string;
-  old_value: unknown;
-  new_value: unknown;
-  created_at: string;
-}
-
-export interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
-}
+/** GET /api/admin/summary and a row of GET /api/admin/audit */
+export type { AuditEntry, PlatformSummary } from '../../../shared/admin.schema.js';
+export type { Page } from '../../../shared/page.schema.js';
 
 /** A row of GET /api/admin/users */
 export type { AdminUser } from '../../../shared/admin-users.schema.js';

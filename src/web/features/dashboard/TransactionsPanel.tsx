@@ -2,25 +2,11 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { AlertCircle, ArrowDownLeft, ArrowUpRight, Gift, History, RotateCcw, Zap } from 'lucide-react';
 import clsx from 'clsx';
 import { TRANSACTIONS_SHOWN } from '../../../shared/constants.js';
+import type { EnergyTransaction } from '../../../shared/energy.schema.js';
+import type { Page } from '../../../shared/page.schema.js';
 import { apiGet, describeError } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { Button } from '../../components/Button';
-
-export interface EnergyTransaction {
-  id: string;
-  created_at: string;
-  type: 'spend' | 'purchase' | 'refund' | 'grant' | string;
-  description: string;
-  amount: number;
-  amount_paid_cents: number | null;
-  /** The personal API key that ran the job behind this row, if one did. */
-  api_key_name?: string | null;
-}
-
-interface TransactionPage {
-  items: EnergyTransaction[];
-  next_cursor: string | null;
-}
 
 const TYPE_STYLE: Record<string, { label: string; icon: typeof Zap; tone: string }> = {
   purchase: { label: 'Purchase', icon: ArrowDownLeft, tone: 'bg-emerald-500/15 text-emerald-300' },
@@ -43,7 +29,7 @@ export function TransactionsPanel() {
     queryKey: queryKeys.transactions,
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) =>
-      apiGet<TransactionPage>(
+      apiGet<Page<EnergyTransaction>>(
         `/api/transactions?limit=${TRANSACTIONS_SHOWN}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,
       ),
     getNextPageParam: (last) => last.next_cursor ?? null,

@@ -1,20 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
+import type { BundleOffer } from '../../../shared/bundles.js';
 import { messages, purchaseMessages } from '../../../shared/messages.js';
 import { ApiError, apiGet, apiPost } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 
-/** A row of GET /api/bundles: a fixed bundle joined with its admin-editable energy (plan_energy_mapping). */
-export interface BundleOffer {
-  id: string;
-  price_id: string;
-  name: string;
-  description: string;
-  price_cents: number;
-  mode: 'payment';
-  energy_amount: number;
-  bonus_energy: number;
-  total_energy: number;
-}
+/** A row of GET /api/bundles */
+export type { BundleOffer };
 
 export type PaymentsMode = 'stripe' | 'test' | 'disabled';
 
