@@ -39,14 +39,6 @@ const UNDECLARED = [
   'GET /api/me',
   'POST /functions/v1/check-vip-status',
   'POST /functions/v1/check-admin-status',
-  'POST /functions/v1/stripe-checkout',
-  'GET /api/checkout/sessions/{id}',
-  'GET /api/subscription',
-  'GET /api/payments/config',
-  'POST /api/webhooks/stripe',
-  'GET /api/tools/info',
-  'GET /api/jobs/{id}/result',
-  'POST /api/jobs/{id}/retry',
   'POST /api/account/password',
   'DELETE /api/account/sessions/{id}',
   'POST /api/account/sessions/end-others',
@@ -176,5 +168,99 @@ describe('real answers match their declared schemas', () => {
     await call({ url: '/api/admin/summary', ...as(admin) });
     const audit = await call({ url: '/api/admin/audit?limit=2', ...as(admin) });
     expect((audit.json() as { items: unknown[] }).items.length).toBeGreaterThan(0);
+  });
+
+  it('payments and tool results: checkout, success page, subscription, Stripe webhook, tools info, run results and retries', async () => {
+    const buyer = await registerUser(t, { energy: 100 });
+    const as = { headers: buyer.headers };
+
+    // The built-in test checkout stands in for Stripe here; both answer the same shapes.
+    expect((await call({ url: '/api/payments/config' })).json()).toEqual({ mode: 'test' });
+    const origin = new URL(t.ctx.config.publicUrl).origin;
+    const started = await call({
+      method: 'POST',
+      url: '/functions/v1/stripe-checkout',
+      ...as,
+      payload: { price_id: 'price_pixelrush_starter', mode: 'payment', success_url: `${origin}/success`, cancel_url: `${origin}/dashboard` },
+    });
+    expect(started.statusCode).toBe(200);
+    const { session_id } = started.json() as { session_id: string };
+    expect((await call({ url: `/api/checkout/sessions/${session_id}`, ...as })).json()).toMatchObject({ status: 'pending', energy_added: 0 });
+    const paid = await t.app.inject({
+      method: 'POST',
+      url: `/checkout/test/${session_id}/pay`,
+      headers: { ...buyer.headers, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'card_number=4242424242424242&expiry=12%2F34&cvc=123',
+    });
+    expect(paid.statusCode).toBe(303);
+    expect((await call({ url: `/api/checkout/sessions/${session_id}`, ...as })).json()).toEqual({
+      status: 'fulfilled',
+      plan_name: 'Starter',
+      energy_added: 50,
+      amount_cents: 1000,
+    });
+
+    expect((await call({ url: '/api/subscription', ...as })).json()).toEqual({ subscription: null });
+    const { TestCheckoutGateway } = await import('../src/server/providers/payments/test-gateway.js');
+    const event = new TestCheckoutGateway(t.db, t.ctx.config.APP_SECRET).signEvent('customer.subscription.created', {
+      id: `sub_contract_${buyer.id}`,
+      status: 'active',
+      metadata: { userId: buyer.id },
+      items: { data: [{ price: { id: 'price_pixelrush_pro' } }] },
+    });
+    const ack = await call({
+      method: 'POST',
+      url: '/api/webhooks/stripe',
+      headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
+      payload: event.payload,
+    });
+    expect(ack.json()).toEqual({ received: true, type: 'customer.subscription.created' });
+    expect((await call({ url: '/api/subscription', ...as })).json()).toEqual({
+      subscription: { price_id: 'price_pixelrush_pro', subscription_status: 'active', plan_name: 'Pro', is_active: true },
+    });
+
+    expect((await call({ url: '/api/tools/info', ...as })).json()).toMatchObject({ providers: { 'fal-upscaler': 'local' } });
+
+    // A held run: its result is 202 while it runs and 422 once cancelled; a retry answers 202.
+    const fake = t.ctx.services.ai.providerFor('fal-upscaler') as ReturnType<typeof createFakeAiProvider>;
+    fake.behaviour.delayMs = 5_000;
+    let held: string;
+    try {
+      const run = await call({
+        method: 'POST',
+        url: '/functions/v1/fal-upscaler',
+        headers: { ...buyer.headers, prefer: 'respond-async' },
+        payload: { image_url: 'https://x.test/held.png', scale: 2 },
+      });
+      held = (run.json() as { job_id: string }).job_id;
+      expect((await call({ url: `/api/jobs/${held}/result`, ...as })).statusCode).toBe(202);
+      expect((await call({ method: 'POST', url: `/api/jobs/${held}/cancel`, ...as })).statusCode).toBe(200);
+    } finally {
+      fake.behaviour.delayMs = 0;
+    }
+    const cancelled = await call({ url: `/api/jobs/${held}/result`, ...as });
+    expect(cancelled.statusCode).toBe(422);
+    expect(cancelled.json()).toMatchObject({ code: 'tool_failed', job_id: held, status: 'canceled', refunded: true, energy_refunded: 2 });
+    const retried = await call({ method: 'POST', url: `/api/jobs/${held}/retry`, ...as });
+    expect(retried.statusCode).toBe(202);
+    const retriedId = (retried.json() as { job_id: string }).job_id;
+    await expect.poll(async () => ((await call({ url: `/api/jobs/${retriedId}`, ...as })).json() as { status: string }).status).toBe('succeeded');
+    expect((await call({ url: `/api/jobs/${retriedId}/result`, ...as })).statusCode).toBe(200);
+
+    // Each tool's result answers every field of its own call: no other tool's schema trims it.
+    const bodies: Record<string, object> = {
+      'fal-image-editor': { image_url: 'https://x.test/e.png', prompt: 'make it brighter' },
+      'fal-image-restore': { image_url: 'https://x.test/r.png', backbone: 'rdn' },
+      'fal-upscaler': { image_url: 'https://x.test/u.png', scale: 4 },
+      'fal-image-to-video': { image_url: 'https://x.test/v.png', prompt: 'zoom in slowly' },
+      'fal-video-upscaler': { video_url: 'https://x.test/v.mp4', scale: 2 },
+    };
+    for (const [endpoint, payload] of Object.entries(bodies)) {
+      const answer = await call({ method: 'POST', url: `/functions/v1/${endpoint}`, ...as, payload });
+      expect(answer.statusCode, endpoint).toBe(200);
+      const result = await call({ url: `/api/jobs/${(answer.json() as { job_id: string }).job_id}/result`, ...as });
+      expect(result.statusCode, endpoint).toBe(200);
+      expect(result.json(), endpoint).toEqual(answer.json());
+    }
   });
 });

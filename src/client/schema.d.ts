@@ -1750,7 +1750,12 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            url: string;
+                            session_id: string;
+                        };
+                    };
                 };
             };
         };
@@ -1783,7 +1788,15 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "fulfilled" | "pending" | "failed" | "canceled" | "unknown";
+                            plan_name: string;
+                            energy_added: number;
+                            amount_cents: number;
+                        };
+                    };
                 };
             };
         };
@@ -1816,7 +1829,16 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            subscription: {
+                                price_id: string;
+                                subscription_status: string;
+                                plan_name: string | null;
+                                is_active: boolean;
+                            } | null;
+                        };
+                    };
                 };
             };
         };
@@ -1849,7 +1871,12 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            mode: "stripe" | "test" | "disabled";
+                        };
+                    };
                 };
             };
         };
@@ -1884,7 +1911,13 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            received: true;
+                            type: string;
+                        };
+                    };
                 };
             };
         };
@@ -2703,7 +2736,13 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            providers: {
+                                [key: string]: "local" | "fal";
+                            };
+                        };
+                    };
                 };
             };
         };
@@ -2854,7 +2893,91 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            job_id: string;
+                            library_item_id: string | null;
+                            energy_used: number;
+                            model: string;
+                            edited_url: string | null;
+                            original_url: string;
+                            prompt_used: string;
+                        } | {
+                            job_id: string;
+                            library_item_id: string | null;
+                            energy_used: number;
+                            model: string;
+                            restored_url: string | null;
+                            original_url: string;
+                            settings: {
+                                upscaling: number;
+                                /** @enum {string} */
+                                backbone: "edsr" | "rdn";
+                            };
+                        } | {
+                            job_id: string;
+                            library_item_id: string | null;
+                            energy_used: number;
+                            model: string;
+                            upscaled_url: string | null;
+                            original_url: string;
+                            scale_factor: number;
+                        } | {
+                            job_id: string;
+                            library_item_id: string | null;
+                            energy_used: number;
+                            model: string;
+                            video_url: string | null;
+                            prompt_used: string;
+                            duration_seconds: number;
+                        } | {
+                            job_id: string;
+                            library_item_id: string | null;
+                            energy_used: number;
+                            model: string;
+                            upscaled_url: string | null;
+                            original_url: string;
+                            scale_factor: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            job_id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                            message?: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @enum {string} */
+                            code: "tool_failed";
+                            job_id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                            /** @enum {boolean} */
+                            refunded: true;
+                            energy_refunded: number;
+                        } | ({
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                    };
                 };
             };
         };
@@ -2943,11 +3066,18 @@ export interface paths {
             requestBody?: never;
             responses: {
                 /** @description Default Response */
-                200: {
+                202: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            job_id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                            message?: string;
+                        };
+                    };
                 };
             };
         };

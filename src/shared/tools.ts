@@ -248,3 +248,11 @@ export const toolJobSchema = z.object({
   finished_at: z.string().nullable(),
 });
 export type ToolJob = z.infer<typeof toolJobSchema>;
+
+/** Who runs a tool: the built-in local models, or fal.ai. */
+export const aiProviderKind = z.enum(['local', 'fal']);
+export type AiProviderKind = z.infer<typeof aiProviderKind>;
+
+/** GET /api/tools/info: the provider of each tool, by endpoint. */
+export const toolsInfoSchema = z.object({ providers: z.record(z.string(), aiProviderKind) });
+export type ToolsInfo = z.infer<typeof toolsInfoSchema>;

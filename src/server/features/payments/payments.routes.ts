@@ -3,6 +3,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { requireUser } from '../../http/auth-context.js';
+import {
+  checkoutSessionStatusSchema,
+  checkoutStartedSchema,
+  paymentsConfigSchema,
+  stripeWebhookAckSchema,
+  subscriptionResponseSchema,
+} from '../../../shared/payments.schema.js';
 
 const checkoutBody = z.object({
   price_id: z.unknown().optional(),
@@ -19,7 +26,7 @@ export const paymentsRoutes = (ctx: AppContext): FastifyPluginAsync => async (ap
 
   r.post(
     '/functions/v1/stripe-checkout',
-    { config: { auth: 'user', verifiedEmail: true }, schema: { body: checkoutBody, tags: ['payments'] } },
+    { config: { auth: 'user', verifiedEmail: true }, schema: { body: checkoutBody, tags: ['payments'], response: { 200: checkoutStartedSchema } } },
     async (req) => {
       const user = await requireUser(req, auth);
       return payments.createCheckout(user.id, req.body);
@@ -28,19 +35,22 @@ export const paymentsRoutes = (ctx: AppContext): FastifyPluginAsync => async (ap
 
   r.get(
     '/api/checkout/sessions/:id',
-    { config: { auth: 'user' }, schema: { params: z.object({ id: z.string().max(255) }), tags: ['payments'] } },
+    {
+      config: { auth: 'user' },
+      schema: { params: z.object({ id: z.string().max(255) }), tags: ['payments'], response: { 200: checkoutSessionStatusSchema } },
+    },
     async (req) => {
       const user = await requireUser(req, auth);
       return payments.sessionStatus(user.id, req.params.id);
     },
   );
 
-  r.get('/api/subscription', { config: { auth: 'user' }, schema: { tags: ['payments'] } }, async (req) => {
+  r.get('/api/subscription', { config: { auth: 'user' }, schema: { tags: ['payments'], response: { 200: subscriptionResponseSchema } } }, async (req) => {
     const user = await requireUser(req, auth);
     return { subscription: await payments.getSubscription(user.id) };
   });
 
-  r.get('/api/payments/config', { config: { auth: 'public' }, schema: { tags: ['payments'] } }, async () => ({
+  r.get('/api/payments/config', { config: { auth: 'public' }, schema: { tags: ['payments'], response: { 200: paymentsConfigSchema } } }, async () => ({
     mode: payments.mode,
   }));
 
@@ -48,7 +58,7 @@ export const paymentsRoutes = (ctx: AppContext): FastifyPluginAsync => async (ap
   // plugin reads JSON bodies as a Buffer instead of parsing them.
   await app.register(async (raw) => {
     raw.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 512 * 1024 }, (_req, body, done) => done(null, body));
-    raw.post('/api/webhooks/stripe', { config: { auth: 'public' }, schema: { tags: ['payments'] } }, async (req) => {
+    raw.post('/api/webhooks/stripe', { config: { auth: 'public' }, schema: { tags: ['payments'], response: { 200: stripeWebhookAckSchema } } }, async (req) => {
       const signature = req.headers['stripe-signature'];
       return payments.handleWebhook(req.body as Buffer, typeof signature === 'string' ? signature : undefined);
     });

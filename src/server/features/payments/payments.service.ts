@@ -8,6 +8,7 @@ import type { CheckoutGateway, WebhookEvent } from '../../providers/payments/che
 import { testCardOutcome } from '../../providers/payments/test-gateway.js';
 import { BUNDLES, type Bundle } from '../../../shared/bundles.js';
 import { purchaseMessages } from '../../../shared/messages.js';
+import type { CheckoutSessionStatus, CheckoutStatus, Subscription } from '../../../shared/payments.schema.js';
 import * as repo from './payments.repo.js';
 import { resolveBundlePrices } from './stripe-prices.js';
 
@@ -18,19 +19,10 @@ export interface CheckoutRequest {
   cancel_url?: unknown;
 }
 
-export type FulfilmentStatus = 'fulfilled' | 'pending' | 'failed' | 'canceled' | 'unknown';
-
 export interface FulfilmentResult {
-  status: FulfilmentStatus;
+  status: CheckoutStatus;
   /** True only for the one call that actually raised the balance. */
   credited: boolean;
-}
-
-export interface SessionStatus {
-  status: FulfilmentStatus;
-  plan_name: string;
-  energy_added: number;
-  amount_cents: number;
 }
 
 export interface TestCheckoutCard {
@@ -203,14 +195,14 @@ export class PaymentsService {
   }
 
   /** What the success page shows; also fulfils, in case the webhook is late. */
-  async sessionStatus(userId: string, sessionId: string): Promise<SessionStatus> {
+  async sessionStatus(userId: string, sessionId: string): Promise<CheckoutSessionStatus> {
     const row = await repo.findCheckoutOfUser(this.db, userId, sessionId);
     if (!row) throw new AppError('not_found', purchaseMessages.failed);
     const { status } = await this.fulfillCheckout(sessionId);
     return { status, plan_name: row.plan_name, energy_added: status === 'fulfilled' ? row.energy : 0, amount_cents: row.amount_cents };
   }
 
-  async getSubscription(userId: string) {
+  async getSubscription(userId: string): Promise<Subscription | null> {
     const sub = await repo.findSubscription(this.db, userId);
     if (!sub) return null;
     const bundle = this.bundlesByPriceId.get(sub.price_id) ?? BUNDLES.find((b) => b.priceId === sub.price_id);

@@ -9,7 +9,7 @@ import type { ToolsService } from './tools.service.js';
 import { limitMessages } from '../../../shared/messages.js';
 import { webhookUrlField } from '../../../shared/webhooks.schema.js';
 import { cursorParam } from '../../http/cursor.js';
-import { toolJobSchema } from '../../../shared/tools.js';
+import { toolJobSchema, toolsInfoSchema } from '../../../shared/tools.js';
 import { pageSchema } from '../../../shared/page.schema.js';
 
 /** Every run may name a webhook for its end (the tool's own schema ignores the field). */
@@ -78,7 +78,7 @@ export const toolsRoutes = (ctx: AppContext, tools: ToolsService): FastifyPlugin
   }
 
   /** Which provider runs each tool (the UI names Wan v2.2 only when fal runs image-to-video). */
-  r.get('/api/tools/info', { config: { auth: 'user' }, schema: { tags: ['tools'] } }, async () => ({
+  r.get('/api/tools/info', { config: { auth: 'user' }, schema: { tags: ['tools'], response: { 200: toolsInfoSchema } } }, async () => ({
     providers: ctx.config.aiProviders,
   }));
 
@@ -92,8 +92,20 @@ export const toolsRoutes = (ctx: AppContext, tools: ToolsService): FastifyPlugin
     return tools.get(user.id, req.params.id);
   });
 
+  /**
+   * A run's result answers what its tool's call answers. The answer is sent as the first
+   * union member it fits; members refuse unknown fields, so an answer is never trimmed to
+   * another tool's smaller shape.
+   */
+  const exactly = (schema: z.ZodType) => (schema instanceof z.ZodObject ? schema.strict() : schema);
+  const runAnswers = {
+    200: z.union(tools.registry.list.map((tool) => exactly(tool.schemas.response))),
+    202: toolAccepted,
+    422: z.union([toolFailed, apiError]),
+  };
+
   /** The finished run's response as the tool call would have answered (reattaching after a reload). */
-  r.get('/api/jobs/:id/result', { config: { auth: 'user' }, schema: { params: jobParams, tags: ['tools'] } }, async (req, reply) => {
+  r.get('/api/jobs/:id/result', { config: { auth: 'user' }, schema: { params: jobParams, tags: ['tools'], response: runAnswers } }, async (req, reply) => {
     const user = await requireUser(req, auth);
     const job = await tools.findOwned(user.id, req.params.id);
     const { status, body } = await tools.toResponse(job);
@@ -105,7 +117,7 @@ export const toolsRoutes = (ctx: AppContext, tools: ToolsService): FastifyPlugin
     return tools.cancel(user.id, req.params.id);
   });
 
-  r.post('/api/jobs/:id/retry', { config: { auth: 'user', verifiedEmail: true }, schema: { params: jobParams, tags: ['tools'] } }, async (req, reply) => {
+  r.post('/api/jobs/:id/retry', { config: { auth: 'user', verifiedEmail: true }, schema: { params: jobParams, tags: ['tools'], response: { 202: toolAccepted } } }, async (req, reply) => {
     const user = await requireUser(req, auth);
     const job = await tools.retry(user, req.params.id);
     return reply.status(202).send({ job_id: job.id, status: job.status });

@@ -4,6 +4,7 @@ import { AlertCircle, CheckCircle2, Loader2, Lock, RotateCw, Sparkles, Zap } fro
 import clsx from 'clsx';
 import { POPULAR_BUNDLE_INDEX } from '../../../shared/bundles.js';
 import { purchaseMessages, purchaseUiMessages } from '../../../shared/messages.js';
+import type { PaymentsMode } from '../../../shared/payments.schema.js';
 import { useAuth } from '../../app/auth';
 import { Button } from '../../components/Button';
 import { Modal } from '../../components/Modal';
@@ -16,7 +17,6 @@ import {
   useBundles,
   usePaymentsMode,
   type BundleOffer,
-  type PaymentsMode,
   type PurchaseReceipt,
 } from './paymentsApi';
 

@@ -4,12 +4,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, ArrowRight, CheckCircle2, Clock, Loader2 } from 'lucide-react';
 import { PRODUCT_NAME } from '../../../shared/constants.js';
 import { purchaseUiMessages } from '../../../shared/messages.js';
+import type { CheckoutSessionStatus } from '../../../shared/payments.schema.js';
 import { useAuth } from '../../app/auth';
 import { Button } from '../../components/Button';
 import { Logo } from '../../components/Logo';
 import { ApiError, apiGet, describeError } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
-import { formatDollars, numberFormat, paymentKeys, type CheckoutSessionStatus, type PurchaseReceipt } from './paymentsApi';
+import { formatDollars, numberFormat, paymentKeys, type PurchaseReceipt } from './paymentsApi';
 
 /** requirements §9: countdown 5 s, tick 1 s. */
 export const REDIRECT_SECONDS = 5;

@@ -1,23 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type { BundleOffer } from '../../../shared/bundles.js';
 import { messages, purchaseMessages } from '../../../shared/messages.js';
+import { paymentsMode, type PaymentsConfig, type PaymentsMode } from '../../../shared/payments.schema.js';
 import { ApiError, apiGet, apiPost } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 
 /** A row of GET /api/bundles */
 export type { BundleOffer };
-
-export type PaymentsMode = 'stripe' | 'test' | 'disabled';
-
-export type CheckoutStatus = 'fulfilled' | 'pending' | 'failed' | 'canceled' | 'unknown';
-
-/** GET /api/checkout/sessions/:id */
-export interface CheckoutSessionStatus {
-  status: CheckoutStatus;
-  plan_name: string;
-  energy_added: number;
-  amount_cents: number;
-}
 
 /** What the dashboard is told after a fulfilled purchase (history state from the success page). */
 export interface PurchaseReceipt {
@@ -55,8 +44,9 @@ export function usePaymentsMode(): PaymentsMode | undefined {
     queryKey: paymentKeys.config,
     queryFn: async () => {
       try {
-        const res = await apiGet<{ mode?: PaymentsMode }>('/api/payments/config');
-        return res?.mode === 'disabled' || res?.mode === 'test' || res?.mode === 'stripe' ? res.mode : 'stripe';
+        const res = await apiGet<Partial<PaymentsConfig> | null>('/api/payments/config');
+        const mode = paymentsMode.safeParse(res?.mode);
+        return mode.success ? mode.data : 'stripe';
       } catch {
         return 'stripe' as const;
       }

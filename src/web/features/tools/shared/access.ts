@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { insufficientEnergyMessage } from '../../../../shared/messages.js';
 import { TOOL_CATALOG } from '../../../../shared/pricing.js';
-import { TOOLS, type ToolEndpoint } from '../../../../shared/tools.js';
+import { TOOLS, type AiProviderKind, type ToolEndpoint, type ToolsInfo } from '../../../../shared/tools.js';
 import { useAuth, useUser } from '../../../app/auth';
 import { apiGet } from '../../../lib/api';
 import { usePricing } from '../../../lib/usePricing';
@@ -49,13 +49,11 @@ export function useToolAccess(endpoint: ToolEndpoint): ToolAccess {
   };
 }
 
-export type ProviderKind = 'local' | 'fal';
-
 /** GET /api/tools/info: which provider runs each tool (Wan v2.2 is named only when fal runs image to video). */
-export function useToolProvider(endpoint: ToolEndpoint): ProviderKind | undefined {
+export function useToolProvider(endpoint: ToolEndpoint): AiProviderKind | undefined {
   const q = useQuery({
     queryKey: ['tools', 'info'],
-    queryFn: () => apiGet<{ providers?: Partial<Record<ToolEndpoint, ProviderKind>> }>('/api/tools/info'),
+    queryFn: () => apiGet<Partial<ToolsInfo>>('/api/tools/info'),
     staleTime: 5 * 60_000,
     retry: false,
   });
