@@ -40,7 +40,7 @@ describe('public API with the generated client', () => {
     const { user, api } = await keyFor(10);
 
     const me = await api.GET('/api/me');
-    expect((me.data as unknown as { email: string }).email).toBe(user.email);
+    expect(me.data?.email).toBe(user.email);
 
     const sync = await api.POST('/functions/v1/fal-upscaler', { body: { image_url: 'https://example.com/photo.png' } });
     expect(sync.response.status).toBe(200);
@@ -56,7 +56,7 @@ describe('public API with the generated client', () => {
     let status = '';
     for (let i = 0; i < 200 && status !== 'succeeded'; i++) {
       const job = await api.GET('/api/jobs/{id}', { params: { path: { id: jobId } } });
-      status = (job.data as unknown as { status: string }).status;
+      status = job.data?.status ?? '';
       if (status !== 'succeeded') await new Promise((r) => setTimeout(r, 50));
     }
     expect(status).toBe('succeeded');
@@ -69,7 +69,7 @@ describe('public API with the generated client', () => {
     expect(again.data?.job_id).toBe(jobId);
 
     const history = await api.GET('/api/transactions');
-    const spends = (history.data as unknown as { items: { type: string; api_key_name?: string }[] }).items.filter((i) => i.type === 'spend');
+    const spends = (history.data?.items ?? []).filter((i) => i.type === 'spend');
     expect(spends).toHaveLength(2);
     expect(spends.every((s) => s.api_key_name === 'e2e script')).toBe(true);
   });
@@ -136,9 +136,7 @@ describe('a whole batch in one call with an API key', () => {
     const entries = await readZip(Buffer.from(await zip.arrayBuffer()));
     expect([...entries.keys()].sort()).toEqual(['blue.png', 'red.png']);
 
-    const spends = ((await api.GET('/api/transactions')).data as unknown as { items: { type: string; api_key_name?: string }[] }).items.filter(
-      (i) => i.type === 'spend',
-    );
+    const spends = ((await api.GET('/api/transactions')).data?.items ?? []).filter((i) => i.type === 'spend');
     expect(spends).toHaveLength(2);
     expect(spends.every((s) => s.api_key_name === 'batch script')).toBe(true);
   });

@@ -25,7 +25,30 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ok";
+                            /** @enum {string} */
+                            database: "pglite" | "postgres";
+                            version: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "unavailable";
+                            /** @enum {string} */
+                            database: "pglite" | "postgres";
+                            version: string;
+                        };
+                    };
                 };
             };
         };
@@ -58,7 +81,36 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ready";
+                            checks: {
+                                database: boolean;
+                                migrations: boolean;
+                                queue: boolean;
+                            };
+                            version: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "not_ready";
+                            checks: {
+                                database: boolean;
+                                migrations: boolean;
+                                queue: boolean;
+                            };
+                            version: string;
+                        };
+                    };
                 };
             };
         };
@@ -108,7 +160,16 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            token: string;
+                            user: {
+                                id: string;
+                                email: string;
+                                name: string;
+                            };
+                        };
+                    };
                 };
             };
         };
@@ -150,7 +211,16 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            token: string;
+                            user: {
+                                id: string;
+                                email: string;
+                                name: string;
+                            };
+                        };
+                    };
                 };
             };
         };
@@ -183,7 +253,12 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                        };
+                    };
                 };
             };
         };
@@ -214,7 +289,17 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            id: string;
+                            email: string;
+                            full_name: string;
+                            energy_balance: number;
+                            total_energy_purchased: number;
+                            is_vip: boolean;
+                            is_admin: boolean;
+                        };
+                    };
                 };
             };
         };
@@ -249,7 +334,11 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            isVip: boolean;
+                        };
+                    };
                 };
             };
         };
@@ -282,7 +371,11 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            isAdmin: boolean;
+                        };
+                    };
                 };
             };
         };
@@ -4035,7 +4128,12 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            message: string;
+                            ended: number;
+                        };
+                    };
                 };
             };
         };
@@ -4116,7 +4214,26 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -4148,7 +4265,12 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            message: string;
+                            ended: number;
+                        };
+                    };
                 };
             };
         };

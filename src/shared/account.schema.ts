@@ -18,6 +18,10 @@ export type DeleteAccountBody = z.input<typeof deleteAccountBody>;
 
 export const messageResponse = z.object({ message: z.string() });
 
+/** Changing the password or ending the other sessions: the words to show and how many sessions were signed out. */
+export const sessionsEndedResponse = messageResponse.extend({ ended: z.number().int() });
+export type SessionsEnded = z.infer<typeof sessionsEndedResponse>;
+
 export const accountSession = z.object({
   id: z.string(),
   /** "Chrome on macOS", from the user agent. */

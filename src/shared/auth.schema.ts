@@ -71,13 +71,11 @@ export function registrationError(input: RegistrationInput): string | null {
   return null;
 }
 
-export interface SessionUser {
-  id: string;
-  email: string;
-  name: string;
-}
+const sessionUser = z.object({ id: z.string(), email: z.string(), name: z.string() });
 
-export interface AuthResponse {
-  token: string;
-  user: SessionUser;
-}
+/** Sign-up and sign-in: the session token (the browser also gets it as a cookie) and whose it is. */
+export const authResponse = z.object({ token: z.string(), user: sessionUser });
+export type AuthResponse = z.infer<typeof authResponse>;
+
+/** Sign-out and ending one session: nothing to say but that it is done. */
+export const okResponse = z.object({ ok: z.literal(true) });

@@ -1,10 +1,19 @@
+import { z } from 'zod';
+
 /** GET /api/me: the profile in the spec's field names plus role flags. */
-export interface MeResponse {
-  id: string;
-  email: string;
-  full_name: string;
-  energy_balance: number;
-  total_energy_purchased: number;
-  is_vip: boolean;
-  is_admin: boolean;
-}
+export const meResponse = z.object({
+  id: z.string(),
+  email: z.string(),
+  full_name: z.string(),
+  energy_balance: z.number().int(),
+  total_energy_purchased: z.number().int(),
+  is_vip: z.boolean(),
+  is_admin: z.boolean(),
+});
+export type MeResponse = z.infer<typeof meResponse>;
+
+/** The role checks (requirements §7), answered by the server in the spec's field names. */
+export const vipStatusResponse = z.object({ isVip: z.boolean() });
+export type VipStatus = z.infer<typeof vipStatusResponse>;
+export const adminStatusResponse = z.object({ isAdmin: z.boolean() });
+export type AdminStatus = z.infer<typeof adminStatusResponse>;

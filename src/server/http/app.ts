@@ -8,7 +8,13 @@ import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { AppContext } from '../app-context.js';
 import { authRoutes } from '../features/auth/auth.routes.js';
 import { energyRoutes } from '../features/energy/energy.routes.js';
@@ -33,6 +39,7 @@ import { outboxRoutes } from '../features/mail/outbox.routes.js';
 import { APP_VERSION } from '../version.js';
 import { PRODUCT_NAME, SESSION_COOKIE } from '../../shared/constants.js';
 import { messages } from '../../shared/messages.js';
+import { healthResponse, healthUnavailable, notReadyResponse, readyResponse } from '../../shared/health.schema.js';
 import { AppError, ERROR_CODES } from './errors.js';
 import { fromFrameworkError } from './framework-errors.js';
 import { registerAuthGuard } from './auth-context.js';
@@ -191,10 +198,11 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
-  app.get('/api/health', { config: { auth: 'public' }, schema: { tags: ['ops'] } }, async (_req, reply) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get('/api/health', { config: { auth: 'public' }, schema: { tags: ['ops'], response: { 200: healthResponse, 503: healthUnavailable } } }, async (_req, reply) => {
     try {
       await ctx.db.query('SELECT 1');
-      return { status: 'ok', database: ctx.db.kind, version: APP_VERSION };
+      return { status: 'ok' as const, database: ctx.db.kind, version: APP_VERSION };
     } catch {
       return reply.status(503).send({ status: 'unavailable', database: ctx.db.kind, version: APP_VERSION });
     }
@@ -202,7 +210,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
 
   // Readiness, unlike liveness, says whether to send traffic here: the schema
   // is current, the queue runs, and the process is not draining.
-  app.get('/api/ready', { config: { auth: 'public' }, schema: { tags: ['ops'] } }, async (_req, reply) => {
+  r.get('/api/ready', { config: { auth: 'public' }, schema: { tags: ['ops'], response: { 200: readyResponse, 503: notReadyResponse } } }, async (_req, reply) => {
     const checks = { database: false, migrations: false, queue: opts.queueReady ? opts.queueReady() : ctx.services.queue.running };
     try {
       checks.migrations = (await pendingMigrations(ctx.db)).length === 0;
@@ -211,7 +219,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       /* reported as not ready */
     }
     const ready = checks.database && checks.migrations && checks.queue;
-    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks, version: APP_VERSION });
+    return ready ? { status: 'ready' as const, checks, version: APP_VERSION } : reply.status(503).send({ status: 'not_ready', checks, version: APP_VERSION });
   });
 
   const metrics = opts.metrics;

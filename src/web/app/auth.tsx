@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MeResponse } from '../../shared/profile.schema.js';
+import type { AdminStatus, MeResponse, VipStatus } from '../../shared/profile.schema.js';
 import type { AuthResponse, SignInBody, SignUpBody } from '../../shared/auth.schema.js';
 import { ApiError, api, apiPost } from '../lib/api';
 import { queryKeys } from '../lib/queryKeys';
@@ -54,8 +54,8 @@ const NO_ROLES: Roles = { isVip: false, isAdmin: false };
 async function fetchRoles(): Promise<Roles> {
   try {
     const [vip, admin] = await Promise.all([
-      apiPost<{ isVip?: boolean }>('/functions/v1/check-vip-status'),
-      apiPost<{ isAdmin?: boolean }>('/functions/v1/check-admin-status'),
+      apiPost<VipStatus>('/functions/v1/check-vip-status'),
+      apiPost<AdminStatus>('/functions/v1/check-admin-status'),
     ]);
     return { isVip: vip?.isVip === true, isAdmin: admin?.isAdmin === true };
   } catch {

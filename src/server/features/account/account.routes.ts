@@ -11,8 +11,11 @@ import {
   forgotPasswordBody,
   messageResponse,
   resetPasswordBody,
+  sessionsEndedResponse,
   verifyEmailBody,
 } from '../../../shared/account.schema.js';
+import { okResponse } from '../../../shared/auth.schema.js';
+import { apiError } from '../../../shared/api-error.js';
 import { PRODUCT_NAME } from '../../../shared/constants.js';
 import { accountMessages } from '../../../shared/messages.js';
 import type { AppContext } from '../../app-context.js';
@@ -57,7 +60,7 @@ export const accountRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
 
   r.post(
     '/api/account/password',
-    { config: { auth: 'user' }, schema: { body: changePasswordBody, tags: ['account'] } },
+    { config: { auth: 'user' }, schema: { body: changePasswordBody, response: { 200: sessionsEndedResponse }, tags: ['account'] } },
     async (req) => {
       const u = await user(req);
       return account.changePassword(u.id, u.sessionId, req.body);
@@ -75,19 +78,23 @@ export const accountRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
 
   r.delete(
     '/api/account/sessions/:id',
-    { config: { auth: 'user' }, schema: { params: sessionParams, tags: ['account'] } },
+    { config: { auth: 'user' }, schema: { params: sessionParams, response: { 200: okResponse, 404: apiError }, tags: ['account'] } },
     async (req, reply) => {
       const u = await user(req);
       await account.endSession(u.id, req.params.id);
       if (req.params.id === u.sessionId) clearSessionCookie(reply);
-      return { ok: true };
+      return { ok: true as const };
     },
   );
 
-  r.post('/api/account/sessions/end-others', { config: { auth: 'user' }, schema: { tags: ['account'] } }, async (req) => {
-    const u = await user(req);
-    return account.endOtherSessions(u.id, u.sessionId);
-  });
+  r.post(
+    '/api/account/sessions/end-others',
+    { config: { auth: 'user' }, schema: { response: { 200: sessionsEndedResponse }, tags: ['account'] } },
+    async (req) => {
+      const u = await user(req);
+      return account.endOtherSessions(u.id, u.sessionId);
+    },
+  );
 
   r.post(
     '/api/account/verification',

@@ -16,7 +16,7 @@ import {
   VERIFY_LINK_HOURS,
 } from '../../../shared/constants.js';
 import { accountMessages as msg, messages } from '../../../shared/messages.js';
-import type { AccountSession, ExportStatus } from '../../../shared/account.schema.js';
+import type { AccountSession, ExportStatus, SessionsEnded } from '../../../shared/account.schema.js';
 import { newPasswordError } from '../../../shared/account.schema.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { assertAllowed, type Limiter } from '../limits/limiter.js';
@@ -142,7 +142,7 @@ export class AccountService {
     userId: string,
     currentSessionId: string,
     body: { currentPassword?: string; newPassword?: string; confirmPassword?: string },
-  ): Promise<{ message: string; ended: number }> {
+  ): Promise<SessionsEnded> {
     const user = await this.mustFind(userId);
     await this.checkPassword(user, body.currentPassword ?? '', msg.currentPasswordWrong);
     const invalid = newPasswordError(body.newPassword ?? '', body.confirmPassword);
@@ -177,7 +177,7 @@ export class AccountService {
     if (!(await repo.deleteSession(this.db, userId, sessionId))) throw new AppError('not_found', msg.sessionNotFound);
   }
 
-  async endOtherSessions(userId: string, currentSessionId: string): Promise<{ ended: number; message: string }> {
+  async endOtherSessions(userId: string, currentSessionId: string): Promise<SessionsEnded> {
     const ended = await repo.deleteSessionsExcept(this.db, userId, currentSessionId);
     return { ended, message: msg.otherSessionsEnded(ended) };
   }

@@ -6,6 +6,7 @@ import type {
   ExportEntry,
   ExportStatus,
   ResetPasswordBody,
+  SessionsEnded,
 } from '../../../shared/account.schema.js';
 import { api, apiPost } from '../../lib/api';
 
@@ -21,8 +22,8 @@ export const accountApi = {
   summary: () => api<AccountSummary>('/api/account'),
   sessions: async () => (await api<{ sessions: AccountSession[] }>('/api/account/sessions')).sessions,
   endSession: (id: string) => api(`/api/account/sessions/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-  endOthers: () => apiPost<{ ended: number; message: string }>('/api/account/sessions/end-others'),
-  changePassword: (body: ChangePasswordBody) => apiPost<Message & { ended: number }>('/api/account/password', body),
+  endOthers: () => apiPost<SessionsEnded>('/api/account/sessions/end-others'),
+  changePassword: (body: ChangePasswordBody) => apiPost<SessionsEnded>('/api/account/password', body),
   startExport: () => apiPost<ExportStatus>('/api/account/exports'),
   exports: async () => (await api<{ exports: ExportEntry[] }>('/api/account/exports')).exports,
   deleteAccount: (body: DeleteAccountBody) => apiPost<Message>('/api/account/delete', body),
