@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -78,13 +80,21 @@ function declaredSchema(method: string, url: string, status: number): { route: s
 }
 
 /** app.inject, plus: a success answer of a route that declares its answers must be one of them, exactly. */
-async function call(opts: InjectOptions & { url: string }): Promise<LightMyRequestResponse> {
-  const res = await t.app.inject(opts);
-  const { route, schema, declaresAny } = declaredSchema(opts.method ?? 'GET', opts.url, res.statusCode);
+/** Routes whose success answer a test here has parsed with its declared schema. */
+const answered = new Set<string>();
+
+async function call(opts: InjectOptions & { url: string }, app: TestApp = t): Promise<LightMyRequestResponse> {
+  return checked(opts.method ?? 'GET', opts.url, await app.app.inject(opts));
+}
+
+/** The same check for an answer a fixture already fetched (multipart uploads). */
+function checked(method: string, url: string, res: LightMyRequestResponse): LightMyRequestResponse {
+  const { route, schema, declaresAny } = declaredSchema(method, url, res.statusCode);
   if (res.statusCode < 300 && declaresAny) {
     expect(schema, `${route} answered an undeclared status ${res.statusCode}`).toBeDefined();
     const parsed = schema!.safeParse(res.json());
     expect(parsed.success ? [] : parsed.error.issues, `${route} ${res.statusCode} answer`).toEqual([]);
+    answered.add(route);
   }
   return res;
 }
@@ -275,5 +285,124 @@ describe('real answers match their declared schemas', () => {
     expect(changed.json()).toMatchObject({ ended: 1 });
 
     expect((await call({ method: 'POST', url: '/api/auth/sign-out', headers: bearer(await signIn('second-pass')) })).statusCode).toBe(200);
+  });
+
+});
+
+/** Routes that need the real library (files, pending videos, batches) and mail: an app of their own. */
+describe('real answers with the real library', () => {
+  let lib: TestApp;
+  let sourcePort: number;
+  let source: http.Server;
+  const libProvider = createFakeAiProvider({ delayMs: 0 });
+  const on = (opts: InjectOptions & { url: string }) => call(opts, lib);
+
+  beforeAll(async () => {
+    const picture = await png(16, 16);
+    source = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(picture));
+    await new Promise<void>((r) => source.listen(0, '127.0.0.1', () => r()));
+    sourcePort = (source.address() as AddressInfo).port;
+    lib = await createTestApp(
+      { DATA_DIR: `./.tmp/contract-${process.pid}`, FETCH_ALLOW_PRIVATE_HOSTS: `127.0.0.1:${sourcePort}` },
+      { provider: libProvider, maxAttempts: 1 },
+    );
+  });
+  afterAll(async () => {
+    await lib?.close();
+    source?.close();
+  });
+
+  it('library changes, estimates, batches, the webhook secret, account recovery and self-service', async () => {
+    const owner = await registerUser(lib, { energy: 100, password: 'first-pass' });
+    const as = { headers: owner.headers };
+    
+
+    const item = checked('POST', '/api/library/uploads', await upload(lib, owner, { filename: 'b.png', contentType: 'image/png', body: await png(12, 12) })).json() as { id: string };
+    const remote = `http://127.0.0.1:${sourcePort}/remote.png`;
+    expect((await on({ method: 'POST', url: '/api/library/check-url', ...as, payload: { url: remote } })).statusCode).toBe(200);
+    const imported = await on({ method: 'POST', url: '/api/library/import-url', ...as, payload: { url: remote } });
+    expect(imported.statusCode).toBe(201);
+    expect((await on({ method: 'DELETE', url: `/api/library/${(imported.json() as { id: string }).id}`, ...as })).statusCode).toBe(200);
+
+    // A video that failed to generate, then retried from the library.
+    libProvider.behaviour.failWith = 'Video generation failed';
+    try {
+      const failed = await on({ method: 'POST', url: '/functions/v1/fal-image-to-video', ...as, payload: { image_url: item.id, prompt: 'pan left' } });
+      expect(failed.statusCode).toBe(422);
+    } finally {
+      libProvider.behaviour.failWith = undefined;
+    }
+    const videos = (await on({ url: '/api/library?kind=video', ...as })).json() as { items: { id: string; status: string }[] };
+    const failedVideo = videos.items.find((v) => v.status === 'failed')!;
+    expect((await on({ method: 'POST', url: `/api/library/${failedVideo.id}/retry`, ...as })).statusCode).toBe(200);
+
+    await on({ url: '/api/tools/fal-upscaler/estimate', ...as });
+    await on({ url: '/api/webhooks/secret', ...as });
+
+    // Batches: one whose images all fail and are retried, one cancelled while it runs.
+    const batchBody = { tool: 'fal-upscaler', settings: { scale: 2 }, items: [item.id] };
+    await on({ method: 'POST', url: '/api/batches/estimate', ...as, payload: batchBody });
+    libProvider.behaviour.failWith = 'Upscaling failed';
+    let failedBatch: string;
+    try {
+      const created = await on({ method: 'POST', url: '/api/batches', ...as, payload: batchBody });
+      expect(created.statusCode).toBe(201);
+      failedBatch = (created.json() as { id: string }).id;
+      await expect.poll(async () => ((await on({ url: `/api/batches/${failedBatch}`, ...as })).json() as { status: string }).status).toBe('done');
+    } finally {
+      libProvider.behaviour.failWith = undefined;
+    }
+    expect((await on({ method: 'POST', url: `/api/batches/${failedBatch}/retry-failed`, ...as })).statusCode).toBe(200);
+    libProvider.behaviour.delayMs = 5_000;
+    try {
+      const running = (await on({ method: 'POST', url: '/api/batches', ...as, payload: batchBody })).json() as { id: string };
+      expect((await on({ method: 'POST', url: `/api/batches/${running.id}/cancel`, ...as })).statusCode).toBe(200);
+    } finally {
+      libProvider.behaviour.delayMs = 0;
+    }
+    await on({ url: '/api/batches', ...as });
+
+    // Recovery by e-mail: the links are read from the mail the app queued.
+    const linkToken = async (template: string) => {
+      let token: string | undefined;
+      await expect
+        .poll(async () => {
+          const [mail] = await lib.db.query<{ text_body: string | null }>(
+            'SELECT text_body FROM mail_messages WHERE user_id = $1 AND template = $2 ORDER BY created_at DESC LIMIT 1',
+            [owner.id, template],
+          );
+          token = /token=([A-Za-z0-9_-]+)/.exec(mail?.text_body ?? '')?.[1];
+          return token;
+        })
+        .toBeDefined();
+      return token!;
+    };
+    await on({ url: '/api/account', ...as });
+    expect((await on({ method: 'POST', url: '/api/account/verification', ...as })).statusCode).toBe(200);
+    // Confirming is off by default, so the confirmation mail is asked of the service itself.
+    await lib.ctx.services.account.sendVerification(owner.id);
+    expect((await on({ method: 'POST', url: '/api/auth/verify-email', payload: { token: await linkToken('email_verification') } })).statusCode).toBe(200);
+    expect((await on({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: owner.email } })).statusCode).toBe(200);
+    const reset = await on({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      payload: { token: await linkToken('password_reset'), password: 'second-pass', confirmPassword: 'second-pass' },
+    });
+    expect(reset.statusCode).toBe(200);
+    const signedIn = await on({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email: owner.email, password: 'second-pass' } });
+    const mine = { headers: { authorization: `Bearer ${(signedIn.json() as { token: string }).token}` } };
+
+
+    expect([200, 202]).toContain((await on({ method: 'POST', url: '/api/account/exports', ...mine })).statusCode);
+    await on({ url: '/api/account/exports', ...mine });
+    expect((await on({ method: 'POST', url: '/api/account/delete', ...mine, payload: { password: 'second-pass', confirm: 'DELETE' } })).statusCode).toBe(200);
+  });
+
+});
+
+describe('coverage', () => {
+  it('every JSON route had a real answer checked above', () => {
+    const json = operations().filter(({ id }) => !NOT_JSON.some((p) => (typeof p === 'string' ? p === id : p.test(id))));
+    expect(json.map(({ id }) => id).filter((id) => !answered.has(id))).toEqual([]);
   });
 });
