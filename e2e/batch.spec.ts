@@ -68,9 +68,10 @@ async function userWithEnergy(page: Page, energy: number) {
   return account;
 }
 
-async function apiUpload(page: Page, name: string, buffer: Buffer) {
+async function apiUpload(page: Page, name: string, buffer: Buffer): Promise<string> {
   const res = await page.request.post('/api/library/uploads?kind=image', { multipart: { file: { name, mimeType: 'image/png', buffer } } });
   expect(res.status(), await res.text()).toBe(201);
+  return ((await res.json()) as { id: string }).id;
 }
 
 const balance = (page: Page) => page.getByTestId('energy-balance');
@@ -286,4 +287,23 @@ test('an admin runs a batch for free', async ({ page }) => {
   await page.getByTestId('batch-run').click();
   await waitForBatchEnd(page, 60_000);
   await expect(page.getByTestId('batch-energy')).toHaveText('0 ENERGY charged · 0 ENERGY refunded');
+});
+
+test('My Images counts every batch and loads older ones past the first ten', async ({ page }) => {
+  await userWithEnergy(page, 40);
+  const source = await apiUpload(page, 'many.png', await solid(16, 16, 90, 30, 160));
+  for (let i = 0; i < 11; i++) {
+    const res = await page.request.post('/api/batches', { data: { tool: 'fal-upscaler', settings: { scale: 2 }, items: [source] } });
+    expect(res.status(), await res.text()).toBe(201);
+  }
+
+  await page.goto('/dashboard/images');
+  await expect(page.getByTestId('count-batches')).toHaveText('11');
+  await page.getByRole('tab', { name: /Batches/ }).click();
+  await expect(page.getByTestId('batch-group')).toHaveCount(10);
+  await page.getByRole('button', { name: 'Load older batches' }).click();
+  await expect(page.getByTestId('batch-group')).toHaveCount(11);
+  await expect(page.getByRole('button', { name: 'Load older batches' })).toHaveCount(0);
+  await expectAccessible(page, 'batches tab, all pages');
+  await shots(page, 'batches-tab');
 });

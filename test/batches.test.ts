@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 import { readZip } from './helpers/zip.js';
-import { batch as batchSchema, batchEstimate, batchMessages, type Batch, type BatchRequest } from '../src/shared/batch.schema.js';
+import { batch as batchSchema, batchEstimate, batchList, batchMessages, type Batch, type BatchRequest } from '../src/shared/batch.schema.js';
 import { libraryPageSchema } from '../src/server/features/library/library.schema.js';
 import type { RealtimeEvent } from '../src/server/realtime/realtime-hub.js';
 import { startToolRuntime } from '../src/server/jobs/tool-runtime.js';
@@ -191,6 +191,28 @@ describe('creating a batch', () => {
     const other = await post(user, '/api/batches', { ...body, settings: { scale: 4 } }, { 'idempotency-key': 'batch-1' });
     expect(other.statusCode).toBe(422);
     await waitForDone(user, one.json().id);
+  });
+});
+
+describe('the list of batches', () => {
+  it('pages newest first and counts them all', async () => {
+    const user = await registerUser(t, { energy: 10 });
+    const source = await uploadPng(user, 'one.png');
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await post(user, '/api/batches', { tool: 'fal-upscaler', settings: { scale: 2 }, items: [source] });
+      expect(res.statusCode).toBe(201);
+      ids.push(res.json().id);
+    }
+    const list = (query: string) => t.app.inject({ url: `/api/batches${query}`, headers: user.headers }).then((r) => batchList.parse(r.json()));
+    const first = await list('?limit=2');
+    expect(first.items.map((b) => b.id)).toEqual([ids[2], ids[1]]);
+    expect(first.total).toBe(3);
+    const second = await list(`?limit=2&cursor=${first.next_cursor}`);
+    expect(second).toMatchObject({ total: 3, next_cursor: null });
+    expect(second.items.map((b) => b.id)).toEqual([ids[0]]);
+    // Another user's batches are neither listed nor counted.
+    expect(await t.app.inject({ url: '/api/batches', headers: (await registerUser(t)).headers }).then((r) => r.json())).toEqual({ items: [], next_cursor: null, total: 0 });
   });
 });
 

@@ -3335,6 +3335,7 @@ export interface paths {
                                 finished_at: string | null;
                             }[];
                             next_cursor: string | null;
+                            total: number;
                         };
                     };
                 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countedPageSchema } from './page.schema.js';
 
 /**
  * Batch Processing: one image tool, its settings, and up to 100 library
@@ -113,7 +114,8 @@ export type Batch = z.infer<typeof batch>;
 /** GET /api/batches: newest first, without items. */
 export const batchSummary = batch.omit({ items: true });
 export type BatchSummary = z.infer<typeof batchSummary>;
-export const batchList = z.object({ items: z.array(batchSummary), next_cursor: z.string().nullable() });
+/** With the count of all the user's batches (the Batches tab shows it; pages hold ten). */
+export const batchList = countedPageSchema(batchSummary);
 
 /** 402 from POST /api/batches and retry-failed: nothing was charged; this many would be. */
 export const batchShortfall = z.looseObject({

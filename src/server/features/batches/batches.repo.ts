@@ -43,6 +43,11 @@ export function listBatches(db: Queryable, userId: string, limit: number, before
     : db.query<BatchRow>('SELECT * FROM batches WHERE user_id = $1 ORDER BY seq DESC LIMIT $2', [userId, limit]);
 }
 
+export async function countBatches(db: Queryable, userId: string): Promise<number> {
+  const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM batches WHERE user_id = $1', [userId]);
+  return row?.n ?? 0;
+}
+
 /** Every run of the batches (retried ones too), in position order, newest run last. */
 export function jobsOfBatches(db: Queryable, userId: string, batchIds: string[]) {
   return db.query<ToolJobRow>(

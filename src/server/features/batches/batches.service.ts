@@ -21,7 +21,7 @@ import {
   type BatchTool,
 } from '../../../shared/batch.schema.js';
 import { decodeOptionalCursor, pageOf, seqKey } from '../../http/cursor.js';
-import type { Page } from '../../../shared/page.schema.js';
+import type { CountedPage } from '../../../shared/page.schema.js';
 import { batchArchive } from './batch-archive.js';
 import { currentRuns, secondsPerItem, sourceItemId, summarize } from './batch-view.js';
 import * as repo from './batches.repo.js';
@@ -120,13 +120,13 @@ export class BatchesService {
     return { ...summary, items: await this.itemsOf(userId, currentRuns(jobs)) };
   }
 
-  async list(userId: string, limit: number, cursor?: string): Promise<Page<BatchSummary>> {
+  async list(userId: string, limit: number, cursor?: string): Promise<CountedPage<BatchSummary>> {
     const before = decodeOptionalCursor(cursor, seqKey);
-    const rows = await repo.listBatches(this.db, userId, limit + 1, before?.[0]);
+    const [rows, total] = await Promise.all([repo.listBatches(this.db, userId, limit + 1, before?.[0]), repo.countBatches(this.db, userId)]);
     const page = pageOf(rows, limit, (b) => [Number(b.seq)]);
     const jobs = page.rows.length ? await repo.jobsOfBatches(this.db, userId, page.rows.map((b) => b.id)) : [];
     const items = await Promise.all(page.rows.map((b) => this.summarizeWithEstimate(b, jobs.filter((j) => j.batch_id === b.id))));
-    return { items, next_cursor: page.next_cursor };
+    return { items, next_cursor: page.next_cursor, total };
   }
 
   /**

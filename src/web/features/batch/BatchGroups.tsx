@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Layers } from 'lucide-react';
 import type { BatchSummary } from '../../../shared/batch.schema.js';
 import { TOOLS } from '../../../shared/tools.js';
-import { api } from '../../lib/api';
+import { Button } from '../../components/Button';
+import { api, describeError } from '../../lib/api';
 import { viewPath } from '../dashboard/view-ids';
 import { formatDate, type LibraryPage } from '../library/api';
 import { EmptyState } from '../library/GalleryParts';
@@ -55,9 +56,8 @@ function BatchGroup({ batch }: { batch: BatchSummary }) {
 
 /** My Images' 'Batches' tab: the results of each batch together, each group leading to its batch page. */
 export function BatchGroups() {
-  const list = useBatchList();
-  const items = list.data?.items ?? [];
-  if (list.isPending) return null;
+  const { query, items } = useBatchList();
+  if (query.isPending) return null;
   if (!items.length) {
     return (
       <EmptyState icon={Layers} title="No Batches Yet">
@@ -66,10 +66,24 @@ export function BatchGroups() {
     );
   }
   return (
-    <ul aria-label="Batches" className="space-y-3">
-      {items.map((b) => (
-        <BatchGroup key={b.id} batch={b} />
-      ))}
-    </ul>
+    <div className="space-y-3">
+      <ul aria-label="Batches" className="space-y-3">
+        {items.map((b) => (
+          <BatchGroup key={b.id} batch={b} />
+        ))}
+      </ul>
+      {query.hasNextPage && (
+        <div className="text-center">
+          <Button variant="secondary" size="sm" onClick={() => void query.fetchNextPage()} loading={query.isFetchingNextPage}>
+            Load older batches
+          </Button>
+        </div>
+      )}
+      {query.isFetchNextPageError && (
+        <p role="alert" className="text-center text-sm text-red-300">
+          Could not load older batches: {describeError(query.error)}
+        </p>
+      )}
+    </div>
   );
 }

@@ -8,8 +8,7 @@ import { countsLine } from './batchProgress';
 
 /** The newest batches, each a link to its page. */
 export function RecentBatches() {
-  const list = useBatchList();
-  const items = list.data?.items ?? [];
+  const items = useBatchList().recent;
   if (!items.length) return null;
   return (
     <section aria-labelledby="recent-batches" className="rounded-2xl border border-zinc-800 bg-zinc-900/60 p-4 sm:p-6">

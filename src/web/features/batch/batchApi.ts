@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { BATCH_EVENT, type Batch, type BatchEstimate, type BatchRequest, type batchList } from '../../../shared/batch.schema.js';
 import { apiGet, apiPost } from '../../lib/api';
@@ -34,12 +34,21 @@ export interface InsufficientBatchBody {
   balance: number;
 }
 
+/** Batches per page of the list (the recent list shows the first page only). */
+const BATCH_PAGE = 10;
+
+/** The user's batches, newest first, a page at a time; `total` counts them all. */
 export function useBatchList() {
-  return useQuery({
+  const query = useInfiniteQuery({
     queryKey: batchKeys.list,
-    queryFn: ({ signal }) => apiGet<z.infer<typeof batchList>>('/api/batches?limit=10', signal),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam, signal }) =>
+      apiGet<z.infer<typeof batchList>>(`/api/batches?limit=${BATCH_PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, signal),
+    getNextPageParam: (last) => last.next_cursor,
     staleTime: 10_000,
   });
+  const pages = query.data?.pages;
+  return { query, items: pages?.flatMap((p) => p.items) ?? [], recent: pages?.[0]?.items ?? [], total: pages?.[0]?.total };
 }
 
 /**

@@ -182,8 +182,7 @@ function GroupTab({ value, label, count }: { value: string; label: string; count
 
 /** Results of batch runs, one group per batch (the grid tabs keep their plain order). */
 function BatchesTab() {
-  const list = useBatchList();
-  return <GroupTab value="batches" label="Batches" count={list.data?.items.length} />;
+  return <GroupTab value="batches" label="Batches" count={useBatchList().total} />;
 }
 
 function ImageGroup({
