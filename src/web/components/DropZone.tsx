@@ -2,6 +2,7 @@ import { useCallback, useId, useState, type DragEvent } from 'react';
 import { useDropzone, type DropEvent, type FileRejection } from 'react-dropzone';
 import { AlertCircle, Film, ImageUp, Loader2, UploadCloud, X } from 'lucide-react';
 import clsx from 'clsx';
+import { BrowseButton } from './BrowseButton';
 import type { LibraryItem, MediaKind } from '../features/library/api';
 import { checkUploadFile, UPLOAD_FORMATS, UPLOAD_LIMITS, useUpload } from '../lib/upload';
 
@@ -163,19 +164,9 @@ export function DropZone({ kind, onUploaded, compact, disabled, className }: Dro
                 {UPLOAD_FORMATS[kind]} · up to {UPLOAD_LIMITS[kind] / MB} MB
               </p>
             </div>
-            <button
-              type="button"
-              className="btn btn-secondary btn-sm shrink-0"
-              disabled={disabled}
-              onClick={(e) => {
-                // The zone's own click would open the dialog too: once is enough.
-                e.stopPropagation();
-                open();
-              }}
-            >
-              <UploadCloud className="size-4" aria-hidden="true" />
+            <BrowseButton open={open} disabled={disabled}>
               {kind === 'image' ? 'Choose image' : 'Choose video'}
-            </button>
+            </BrowseButton>
           </div>
         )}
       </div>

@@ -45,12 +45,3 @@ export function Card({
     </section>
   );
 }
-
-export function FormError({ message }: { message: string | null }) {
-  if (!message) return null;
-  return (
-    <p role="alert" className="rounded-xl border border-red-500/40 bg-red-500/10 px-3.5 py-2.5 text-sm text-red-300">
-      {message}
-    </p>
-  );
-}

@@ -8,7 +8,8 @@ import { Button } from '../../components/Button';
 import { LabeledField } from '../../components/LabeledField';
 import { errorMessage } from '../../lib/api';
 import { accountApi, accountKeys } from './accountApi';
-import { Card, FormError } from './Card';
+import { FormError } from '../../components/FormError';
+import { Card } from './Card';
 
 export function ChangePasswordCard() {
   const id = useId();

@@ -10,7 +10,8 @@ import { Modal } from '../../components/Modal';
 import { errorMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { accountApi } from './accountApi';
-import { Card, FormError } from './Card';
+import { FormError } from '../../components/FormError';
+import { Card } from './Card';
 
 export function DeleteAccountCard() {
   const id = useId();

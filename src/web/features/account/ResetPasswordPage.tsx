@@ -10,7 +10,7 @@ import { Logo } from '../../components/Logo';
 import { errorMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { accountApi } from './accountApi';
-import { FormError } from './Card';
+import { FormError } from '../../components/FormError';
 
 function Shell({ children }: { children: React.ReactNode }) {
   return (

@@ -1,15 +1,17 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { AlertCircle, Eye, EyeOff, Lock, Mail, Ticket, User } from 'lucide-react';
+import { Eye, EyeOff, Lock, Ticket, User } from 'lucide-react';
 import { registrationError } from '../../../shared/auth.schema.js';
 import { messages } from '../../../shared/messages.js';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../lib/api';
 import { Button } from '../../components/Button';
+import { FormError } from '../../components/FormError';
 import { LabeledField } from '../../components/LabeledField';
 import { TermsText } from './TermsText';
 import { useReferralOnly } from './useReferralSetting';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
+import { EmailField } from './EmailField';
 
 type Mode = 'login' | 'register' | 'forgot';
 
@@ -112,15 +114,7 @@ export function AuthForm() {
         </p>
       </div>
 
-      {error && (
-        <div
-          role="alert"
-          className="mb-5 flex items-start gap-2.5 rounded-xl border border-red-500/40 bg-red-500/10 px-3.5 py-3 text-sm text-red-300"
-        >
-          <AlertCircle className="mt-0.5 size-4 shrink-0 text-red-400" aria-hidden="true" />
-          <span>{error}</span>
-        </div>
-      )}
+      <FormError message={error} className="mb-5" />
 
       <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label={isRegister ? 'Create account' : 'Sign in'}>
         {isRegister && (
@@ -137,18 +131,7 @@ export function AuthForm() {
           </LabeledField>
         )}
 
-        <LabeledField id={fieldId('email')} label="Email" icon={<Mail />}>
-          <input
-            id={fieldId('email')}
-            className="input pl-10"
-            type="email"
-            inputMode="email"
-            autoComplete="email"
-            placeholder="you@example.com"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </LabeledField>
+        <EmailField id={fieldId('email')} value={email} onChange={setEmail} />
 
         <LabeledField id={fieldId('password')} label="Password" icon={<Lock />}>
           <input

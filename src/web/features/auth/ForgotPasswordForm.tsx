@@ -1,10 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
-import { AlertCircle, ArrowLeft, Mail, MailCheck } from 'lucide-react';
+import { ArrowLeft, MailCheck } from 'lucide-react';
 import { messages } from '../../../shared/messages.js';
 import { Button } from '../../components/Button';
-import { LabeledField } from '../../components/LabeledField';
+import { FormError } from '../../components/FormError';
 import { errorMessage } from '../../lib/api';
 import { accountApi } from '../account/accountApi';
+import { EmailField } from './EmailField';
 
 /** 'Forgot password?': asks for the address and always answers the same way. */
 export function ForgotPasswordForm({ initialEmail, onBack }: { initialEmail: string; onBack: () => void }) {
@@ -41,24 +42,8 @@ export function ForgotPasswordForm({ initialEmail, onBack }: { initialEmail: str
         </div>
       ) : (
         <form noValidate onSubmit={submit} className="space-y-4" aria-label="Reset password">
-          {error && (
-            <div role="alert" className="flex items-start gap-2.5 rounded-xl border border-red-500/40 bg-red-500/10 px-3.5 py-3 text-sm text-red-300">
-              <AlertCircle className="mt-0.5 size-4 shrink-0 text-red-400" aria-hidden="true" />
-              <span>{error}</span>
-            </div>
-          )}
-          <LabeledField id={`${id}-email`} label="Email" icon={<Mail />}>
-            <input
-              id={`${id}-email`}
-              className="input pl-10"
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              placeholder="you@example.com"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </LabeledField>
+          <FormError message={error} />
+          <EmailField id={`${id}-email`} value={email} onChange={setEmail} />
           <Button type="submit" loading={busy} className="w-full py-3">
             Send reset link
           </Button>

@@ -2,6 +2,7 @@ import { useDropzone } from 'react-dropzone';
 import { AlertCircle, CheckCircle2, ImageUp, Loader2, UploadCloud } from 'lucide-react';
 import clsx from 'clsx';
 import { UPLOAD_FORMATS, UPLOAD_LIMITS } from '../../lib/upload';
+import { BrowseButton } from '../../components/BrowseButton';
 import type { FileUpload } from './useBatchUploads';
 
 const MB = 1024 * 1024;
@@ -55,17 +56,9 @@ export function MultiDropZone({
             {UPLOAD_FORMATS.image} · up to {UPLOAD_LIMITS.image / MB} MB each · already uploaded files are not stored twice
           </p>
         </div>
-        <button
-          type="button"
-          className="btn btn-secondary btn-sm shrink-0"
-          disabled={disabled}
-          onClick={(e) => {
-            e.stopPropagation();
-            open();
-          }}
-        >
-          <UploadCloud className="size-4" aria-hidden="true" /> Choose images
-        </button>
+        <BrowseButton open={open} disabled={disabled}>
+          Choose images
+        </BrowseButton>
       </div>
 
       {uploads.length > 0 && (

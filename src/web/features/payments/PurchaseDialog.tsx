@@ -7,6 +7,7 @@ import { purchaseMessages, purchaseUiMessages } from '../../../shared/messages.j
 import type { PaymentsMode } from '../../../shared/payments.schema.js';
 import { useAuth } from '../../app/auth';
 import { Button } from '../../components/Button';
+import { FormError } from '../../components/FormError';
 import { Modal } from '../../components/Modal';
 import { describeError } from '../../lib/api';
 import {
@@ -157,12 +158,7 @@ function BundlesView({ open }: { open: boolean }) {
           </span>
         </div>
       )}
-      {error && (
-        <div role="alert" className="flex items-start gap-2.5 rounded-xl border border-red-500/40 bg-red-500/10 px-3.5 py-3 text-sm text-red-300">
-          <AlertCircle className="mt-0.5 size-4 shrink-0 text-red-400" aria-hidden="true" />
-          <span>{error}</span>
-        </div>
-      )}
+      <FormError message={error} />
 
       {bundles.isPending ? (
         <ul className="grid grid-cols-2 gap-3 lg:grid-cols-4" aria-label="Loading bundles">
