@@ -1,16 +1,26 @@
 # syntax=docker/dockerfile:1
 # PixelRush: build stage compiles the UI and the server; the runtime stage has
-# only runtime dependencies, Debian's ffmpeg and the compiled code.
+# only runtime dependencies (trimmed to this platform), Debian's ffmpeg and the
+# compiled code.
 #
 # scripts/check-container-steps.sh runs these same install, build and start
 # steps on a host without a container runtime (CI does): change both together.
 
-ARG NODE_IMAGE=node:22-bookworm-slim
+# Node 22 LTS, pinned by digest (the multi-platform index of this tag), so a
+# rebuild gets the same base until someone moves the pin on purpose.
+ARG NODE_IMAGE=node:22.23.3-bookworm-slim@sha256:c3de60bf2f9dd0ac6370e6117950ff62d6e339527e7472301c9c78a017978392
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-RUN npm ci --no-audit --no-fund
+# The typed client is a workspace (the type check reaches it through node_modules); the
+# runtime stage below leaves it out, as nothing the server runs imports it.
+COPY packages/client/package.json packages/client/
+# --ignore-scripts: no dependency runs code at install. The image's npm may be
+# older than the one that reads package.json `allowScripts`, and none of the
+# dependencies' install scripts is needed (onnxruntime-node's would download GPU
+# libraries).
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
 RUN npm run build
 
@@ -24,8 +34,14 @@ ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data
 WORKDIR /app
-COPY package.json package-lock.json .npmrc ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY package.json package-lock.json .npmrc scripts/prune-install.mjs ./
+# Then drop what this image never loads: other platforms' ONNX Runtime builds,
+# the npm-shipped ffmpeg fallback (Debian's is installed above), the unused
+# TensorFlow.js umbrella and source maps (see prune-install.mjs).
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+ && node prune-install.mjs --system-ffmpeg node_modules \
+ && rm prune-install.mjs \
+ && npm cache clean --force
 COPY --from=build /app/dist ./dist
 RUN mkdir -p /data && chown node:node /data
 USER node

@@ -307,3 +307,36 @@ test('My Images counts every batch and loads older ones past the first ten', asy
   await expectAccessible(page, 'batches tab, all pages');
   await shots(page, 'batches-tab');
 });
+
+test('a batch with WebP output: the Output section of the tool forms, and every result is a WebP file', async ({ page }) => {
+  await userWithEnergy(page, 10);
+  await apiUpload(page, 'out-a.png', await solid(24, 18, 200, 40, 40));
+  await apiUpload(page, 'out-b.png', await solid(20, 20, 40, 200, 40));
+  await page.goto('/dashboard/batch');
+  await page.getByRole('radio', { name: /AI Image Upscaler/ }).check();
+  await page.getByRole('button', { name: 'Choose from My Images' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Select Images' });
+  await dialog.getByRole('checkbox', { name: /^Select out-a/ }).click();
+  await dialog.getByRole('checkbox', { name: /^Select out-b/ }).click();
+  await dialog.getByRole('button', { name: 'Done' }).click();
+
+  const output = page.getByTestId('output-settings');
+  await output.getByRole('button', { name: /Output/ }).click();
+  await output.getByLabel('Format').click();
+  await page.getByRole('option', { name: 'WebP' }).click();
+  await expect(output).toContainText('WebP');
+  await expectAccessible(page, 'batch form with output settings');
+  await shots(page, 'batch-output');
+
+  await page.getByTestId('batch-run').click();
+  await waitForBatchEnd(page);
+  const batchId = new URL(page.url()).pathname.split('/').pop()!;
+  const list = await page.request.get(`/api/library?kind=image&batch=${batchId}`);
+  const { items } = (await list.json()) as { items: { url: string; original_name: string }[] };
+  expect(items).toHaveLength(2);
+  for (const item of items) {
+    const file = await page.request.get(item.url);
+    expect(file.status()).toBe(200);
+    expect((await sharp(await file.body()).metadata()).format, item.original_name).toBe('webp');
+  }
+});

@@ -218,10 +218,10 @@ test('recent transactions: list, Show older, and the error message', async ({ pa
   );
 });
 
-test('the session loading screen is shown while /api/me is pending', async ({ page }) => {
+test('the session loading screen is shown while the session question is pending', async ({ page }) => {
   let release: () => void = () => {};
   const gate = new Promise<void>((r) => (release = r));
-  await page.route('**/api/me', async (route) => {
+  await page.route('**/api/auth/session', async (route) => {
     await gate;
     await route.fallback();
   });

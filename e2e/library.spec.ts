@@ -118,7 +118,7 @@ test('image gallery: empty, upload by input and by drag and drop, groups, detail
   await page.screenshot({ path: `${SHOTS}/library-image-detail.png` });
 
   // Download saves under the original name.
-  const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('link', { name: 'Download' }).click()]);
+  const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('link', { name: 'Download', exact: true }).click()]);
   expect(download.suggestedFilename()).toBe('sunset.png');
 
   await page.keyboard.press('Escape');
@@ -283,6 +283,7 @@ function fakeItem(i: number, kind: 'image' | 'video', extra: Record<string, unkn
     status: 'ready',
     job_id: null,
     batch_id: null,
+    source_item_id: null,
     prompt: null,
     error: null,
     ...extra,

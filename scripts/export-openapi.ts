@@ -1,6 +1,6 @@
 // Writes the OpenAPI document of the current code to a file, without a
 // database on disk or a listening port: the source the typed client in
-// src/client is generated from (`npm run api:client`).
+// packages/client is generated from (`npm run api:client`).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,7 +33,7 @@ export async function openApiDocument(): Promise<unknown> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const out = process.argv[2] ?? 'src/client/openapi.json';
+  const out = process.argv[2] ?? 'packages/client/openapi.json';
   fs.writeFileSync(out, `${JSON.stringify(await openApiDocument(), null, 2)}\n`);
   console.log(`OpenAPI document written to ${out}`);
 }

@@ -46,6 +46,21 @@ describe('NUL and other unstorable input is a 400 at the edge', () => {
   });
 });
 
+describe('a bad escape in the address', () => {
+  it.each([
+    ['GET', '/api/jobs/%ED%A0%80'],
+    ['POST', '/api/jobs/%ED%A0%80/retry'],
+    ['GET', '/api/library/%ZZ'],
+    ['GET', '/%E0%A4%A'],
+  ] as const)('%s %s is our 400, with the request id and without the address echoed', async (method, url) => {
+    const res = await t.app.inject({ method, url, headers: user.headers });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: inputMessages.malformedUrl, code: 'bad_request', request_id: expect.any(String) });
+    expect(res.headers['x-request-id']).toBe(res.json().request_id);
+    expect(res.body).not.toContain('%');
+  });
+});
+
 describe('names', () => {
   const signUp = (name: string, email: string) => json('POST', '/api/auth/sign-up/email', { name, email, password: 'password1' });
   it('a 900,000-character name is refused with the product words', async () => {

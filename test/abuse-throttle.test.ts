@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../src/shared/messages.js';
 import { Limiter } from '../src/server/features/limits/limiter.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
@@ -8,6 +8,23 @@ import { createTestApp, type TestApp } from './helpers/test-app.js';
  * guesses were checked). Attempts are counted before the password check in
  * one locked step, so the count holds however many requests race.
  */
+// Every password check, counted: the throttle's promise is about checks, not answers
+// (checking first and counting after would still answer 429, and guess freely).
+const checks = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../src/server/features/auth/password.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../src/server/features/auth/password.js')>();
+  return {
+    ...real,
+    verifyPassword: async (hash: string, password: string) => {
+      checks.count += 1;
+      return real.verifyPassword(hash, password);
+    },
+  };
+});
+beforeEach(() => {
+  checks.count = 0;
+});
+
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
@@ -29,6 +46,7 @@ describe('sign-in throttle under parallel attack', () => {
     const limited = answers.filter((a) => a.statusCode === 429);
     expect(checked).toHaveLength(10);
     expect(limited).toHaveLength(140);
+    expect(checks.count).toBe(10);
     for (const a of limited) {
       expect(a.json()).toEqual({ error: messages.tooManyAttempts, code: 'rate_limited', request_id: expect.any(String) });
       const wait = Number(a.headers['retry-after']);
@@ -46,12 +64,14 @@ describe('sign-in throttle under parallel attack', () => {
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => signIn('home@example.com', `nope-${i}`, '10.9.0.2')));
     expect(answers.filter((a) => a.statusCode === 401)).toHaveLength(10);
     expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(30);
+    expect(checks.count).toBe(10);
   }, 60_000);
 
   it('one address spraying many accounts gets its per-address allowance, and other addresses are untouched', async () => {
     const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => signIn(`spray${i}@example.com`, 'guess', '203.0.113.77')));
     expect(answers.filter((a) => a.statusCode === 401)).toHaveLength(20);
     expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(40);
+    expect(checks.count).toBe(20);
     expect((await signIn('spray1@example.com', 'guess', '203.0.113.78')).statusCode).toBe(401);
   }, 60_000);
 
@@ -64,6 +84,34 @@ describe('sign-in throttle under parallel attack', () => {
     // The same address can still sign in to an account it made.
     expect((await signIn('new0@example.com', 'password1', '198.18.0.5')).statusCode).toBe(200);
   }, 60_000);
+});
+
+describe('deleting an account clears only its own throttle counters', () => {
+  const countersOf = async (email: string) =>
+    (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM limit_events WHERE position($1 in key) > 0', [email]))[0]!.n;
+
+  it.each(['%@x.test', '_@x.test', '\\@x.test'])('an account named %s erases nobody else’s sign-in counters', async (wild) => {
+    const victim = `victim-${Math.random().toString(36).slice(2, 8)}@x.test`;
+    expect((await signUp(victim, '10.20.0.1')).statusCode).toBe(200);
+    const signedUp = await signUp(wild, '10.20.0.2');
+    expect(signedUp.statusCode).toBe(200);
+    for (let i = 0; i < 4; i++) expect((await signIn(victim, `guess-${i}`, '10.20.0.3')).statusCode).toBe(401);
+    expect((await signIn(wild, 'guess', '10.20.0.4')).statusCode).toBe(401);
+    const before = await countersOf(victim);
+    expect(before).toBeGreaterThan(0);
+
+    const token = (await signIn(wild, 'password1', '10.20.0.2')).json().token as string;
+    const gone = await t.app.inject({
+      method: 'POST',
+      url: '/api/account/delete',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { password: 'password1', confirm: 'DELETE' },
+    });
+    expect(gone.statusCode).toBe(200);
+    // Its own counters went; the victim's stayed.
+    expect(await countersOf(wild)).toBe(0);
+    expect(await countersOf(victim)).toBe(before);
+  });
 });
 
 describe('limiter', () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
-import type { ToolPricing } from '../src/shared/pricing.js';
+import type { ToolPricing } from '../src/shared/pricing.schema.js';
 
 /**
  * Admin Dashboard API: reliability A4 (admin-only on the server, database

@@ -311,8 +311,9 @@ describe('image restore', () => {
     const progress: Array<{ stage: string; fraction: number }> = [];
     const out = await ai.restoreImage({ image: { path: src, contentType: 'image/png' }, upscaling: 2, backbone: 'edsr', seed: 1 }, ctx(undefined, progress));
     expect(out).toMatchObject({ width: 128, height: 128, contentType: 'image/png' });
-    expect(out.model).toMatch(/^denoise \(sigma [\d.]+\): dct-wiener \+ guided nl-means \+ esrgan-(slim|medium) x2 \+ back-projection \(local\)$/);
-    expect(progress.some((p) => /Denoising tile/.test(p.stage))).toBe(true);
+    expect(out.model).toMatch(/^denoise \(sigma [\d.]+, full\) \+ esrgan-(slim|medium) x2 \+ back-projection \(local\)$/);
+    expect(out.findings?.found.find((f) => f.kind === 'noise')?.fixed).toBe(true);
+    expect(progress.some((p) => /Repairing tile/.test(p.stage))).toBe(true);
     // Less high-frequency noise than the input enlarged.
     const enlarged = await sharp(src).resize(128, 128, { kernel: 'cubic' }).raw().toBuffer();
     const restored = (await stats(out.path)).data;
@@ -329,7 +330,8 @@ describe('image restore', () => {
     const before = await stats(src);
     const out = await ai.restoreImage({ image: { path: src, contentType: 'image/png' }, upscaling: 1, backbone: 'rdn' }, ctx());
     expect(out).toMatchObject({ width: 64, height: 48 });
-    expect(out.model).toMatch(/^low-light \(luma \d+, gain [\d.]+, gamma [\d.]+\)/);
+    expect(out.model).toMatch(/low-light \(gain [\d.]+, gamma [\d.]+\)/);
+    expect(out.findings?.found.find((f) => f.kind === 'low_light')?.fixed).toBe(true);
     expect((await stats(out.path)).mean).toBeGreaterThan(before.mean + 15);
   }, 90_000);
 
@@ -350,7 +352,7 @@ describe('image editor', () => {
       ctx(),
     );
     expect(out.promptUsed).toBe('rotate 90°, brightness +20%, crop square, border 5px black');
-    expect(out).toMatchObject({ width: 50, height: 50, contentType: 'image/png', model: 'local command editor (sharp)' });
+    expect(out).toMatchObject({ width: 50, height: 50, contentType: 'image/png', model: 'local editor (sharp)' });
     const s = await stats(out.path);
     expect(Array.from(s.data.subarray(0, 3))).toEqual([0, 0, 0]);
   });
@@ -384,12 +386,13 @@ describe('image editor', () => {
     expect((await stats(out.path)).mean).not.toBe(before.mean);
   });
 
-  it('refuses unknown edits with a ProviderError', async () => {
+  it('refuses unknown and generative edits with a ProviderError that says what it can do instead', async () => {
     const src = await picture('unk', 20, 20);
     await expect(
-      ai.editImage({ image: { path: src, contentType: 'image/png' }, prompt: 'make it look like a painting', enableSafetyChecker: false }, ctx()),
+      ai.editImage({ image: { path: src, contentType: 'image/png' }, prompt: 'make it look like a potato', enableSafetyChecker: false }, ctx()),
     ).rejects.toBeInstanceOf(ProviderError);
-    expect(ai.validateEditPrompt!('make it look like a painting')).toMatch(/couldn't understand/);
+    expect(ai.interpretEdit!('make it look like a potato').message).toMatch(/couldn't understand .*closest things/);
+    expect(ai.interpretEdit!('add fireworks').message).toMatch(/generative AI model.*cloud AI editor/);
   });
 });
 

@@ -26,7 +26,7 @@ function fixedInput(w: number, h: number): Float32Array {
 }
 
 async function tfjsPredict(dir: string, nhwc: Float32Array, w: number, h: number): Promise<Float32Array> {
-  const tf = require('@tensorflow/tfjs');
+  const tf = { ...require('@tensorflow/tfjs-core'), ...require('@tensorflow/tfjs-layers') };
   const wasm = require('@tensorflow/tfjs-backend-wasm');
   if (tf.getBackend() !== 'wasm') {
     wasm.setWasmPaths(dirname(require.resolve('@tensorflow/tfjs-backend-wasm')) + '/');

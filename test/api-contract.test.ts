@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -19,8 +20,10 @@ let admin: TestUser;
 
 interface Operation {
   responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+  parameters?: { name: string; in: 'path' | 'query' | 'header' }[];
+  requestBody?: { content?: Record<string, unknown> };
 }
-type Doc = { paths: Record<string, Record<string, Operation>> };
+type Doc = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } };
 
 beforeAll(async () => {
   t = await createTestApp({}, { provider: createFakeAiProvider({ delayMs: 0 }), media: createMemoryMedia() });
@@ -39,6 +42,7 @@ const NOT_JSON = [
   /^GET \/api\/batches\/\{id\}\/download/,
   /^(GET|POST) \/checkout\/test\//,
   /^GET \/dev\/outbox/,
+  'GET /api/purchases/{id}/receipt',
 ];
 
 const operations = () =>
@@ -57,13 +61,17 @@ describe('every route declares its answers', () => {
   });
 });
 
-/** OpenAPI 3.0 says `nullable: true` where JSON Schema says "or null". */
+/**
+ * The document's schema as zod reads it: `$ref`s to components resolved, and
+ * `uri-reference` (zod's converter knows no such format) checked as a string.
+ */
 function asJsonSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(asJsonSchema);
   if (!node || typeof node !== 'object') return node;
-  const { nullable, ...rest } = node as Record<string, unknown>;
-  const converted = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, asJsonSchema(v)]));
-  return nullable ? { anyOf: [converted, { type: 'null' }] } : converted;
+  const { $ref, ...rest } = node as Record<string, unknown>;
+  if (typeof $ref === 'string') return asJsonSchema(doc().components?.schemas?.[$ref.replace('#/components/schemas/', '')]);
+  if (rest.format === 'uri-reference') delete rest.format;
+  return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, asJsonSchema(v)]));
 }
 
 /** The declared schema of the route an answer came from, by method, path template and status. */
@@ -78,6 +86,9 @@ function declaredSchema(method: string, url: string, status: number): { route: s
   }
   throw new Error(`no route in the document for ${method} ${path}`);
 }
+
+/** Error answers seen, by route: every one must be declared (the probe below provokes the rest). */
+const refusals = new Map<string, Set<number>>();
 
 /** app.inject, plus: a success answer of a route that declares its answers must be one of them, exactly. */
 /** Routes whose success answer a test here has parsed with its declared schema. */
@@ -95,6 +106,15 @@ function checked(method: string, url: string, res: LightMyRequestResponse): Ligh
     const parsed = schema!.safeParse(res.json());
     expect(parsed.success ? [] : parsed.error.issues, `${route} ${res.statusCode} answer`).toEqual([]);
     answered.add(route);
+  }
+  if (res.statusCode >= 400) {
+    // A refusal is declared, with a schema that its body (our error schema) fits.
+    expect(schema, `${route} answered an undeclared error ${res.statusCode}: ${res.body.slice(0, 200)}`).toBeDefined();
+    const parsed = schema!.safeParse(res.json());
+    expect(parsed.success ? [] : parsed.error.issues, `${route} ${res.statusCode} error answer`).toEqual([]);
+    expect(res.json(), `${route} ${res.statusCode}`).toMatchObject({ error: expect.any(String), code: expect.any(String) });
+    if (!refusals.has(route)) refusals.set(route, new Set());
+    refusals.get(route)!.add(res.statusCode);
   }
   return res;
 }
@@ -150,11 +170,17 @@ describe('real answers match their declared schemas', () => {
 
     const referral = await call({ url: '/api/settings/referral' });
     await call({ method: 'PUT', url: '/api/settings/referral', ...as(admin), payload: referral.json() });
+    const welcome = await call({ url: '/api/admin/welcome-grant', ...as(admin) });
+    await call({ method: 'PUT', url: '/api/admin/welcome-grant', ...as(admin), payload: welcome.json() });
     // Saving nothing new still answers the result shape, and changes no price another test relies on.
     expect((await call({ method: 'POST', url: '/functions/v1/admin-update-pricing', ...as(admin), payload: {} })).statusCode).toBe(200);
 
     expect((await call({ method: 'POST', url: `/api/admin/users/${target.id}/grant`, ...as(admin), payload: { amount: 3, reason: 'contract' } })).statusCode).toBe(200);
     expect((await call({ method: 'POST', url: `/api/admin/users/${target.id}/role`, ...as(admin), payload: { role: 'vip' } })).statusCode).toBe(200);
+    const parked = await registerUser(t);
+    expect((await call({ method: 'POST', url: `/api/admin/users/${parked.id}/suspend`, ...as(admin), payload: { reason: 'contract' } })).statusCode).toBe(200);
+    expect((await call({ method: 'POST', url: `/api/admin/users/${admin.id}/suspend`, ...as(admin), payload: {} })).statusCode).toBe(409);
+    expect((await call({ method: 'POST', url: `/api/admin/users/${parked.id}/reinstate`, ...as(admin) })).statusCode).toBe(200);
     const history = await call({ url: '/api/transactions?limit=1', ...as(target) });
     expect((history.json() as { items: unknown[] }).items).toHaveLength(1);
     await call({ url: '/api/transactions', ...as(user) });
@@ -162,6 +188,24 @@ describe('real answers match their declared schemas', () => {
     await call({ url: '/api/admin/summary', ...as(admin) });
     const audit = await call({ url: '/api/admin/audit?limit=2', ...as(admin) });
     expect((audit.json() as { items: unknown[] }).items.length).toBeGreaterThan(0);
+
+    // Admin > Jobs: a held run cancelled from the console, then retried from it.
+    const owner = await registerUser(t, { energy: 10 });
+    const fake = t.ctx.services.ai.providerFor('fal-upscaler') as ReturnType<typeof createFakeAiProvider>;
+    fake.behaviour.delayMs = 5_000;
+    let held: string;
+    try {
+      const run = await call({ method: 'POST', url: '/functions/v1/fal-upscaler', headers: { ...owner.headers, prefer: 'respond-async' }, payload: { image_url: 'https://x.test/console.png', scale: 2 } });
+      held = (run.json() as { job_id: string }).job_id;
+      expect((await call({ method: 'POST', url: `/api/admin/jobs/${held}/cancel`, ...as(admin) })).statusCode).toBe(200);
+    } finally {
+      fake.behaviour.delayMs = 0;
+    }
+    expect((await call({ method: 'POST', url: `/api/admin/jobs/${held}/cancel`, ...as(admin) })).statusCode).toBe(409);
+    expect((await call({ method: 'POST', url: `/api/admin/jobs/${held}/retry`, ...as(admin) })).statusCode).toBe(200);
+    expect((await call({ url: `/api/admin/jobs?status=canceled&user=${owner.id}`, ...as(admin) })).json()).toMatchObject({ items: [{ id: held }] });
+    await call({ url: '/api/admin/jobs/failure-rates', ...as(admin) });
+    await call({ url: '/api/admin/charts?days=7', ...as(admin) });
   });
 
   it('payments and tool results: checkout, success page, subscription, Stripe webhook, tools info, run results and retries', async () => {
@@ -193,6 +237,16 @@ describe('real answers match their declared schemas', () => {
       energy_added: 50,
       amount_cents: 1000,
     });
+
+    // Purchase history, and the admin's list, detail and refund (decision 028).
+    const purchases = (await call({ url: '/api/purchases', ...as })).json() as { items: { id: string; status: string }[] };
+    expect(purchases.items).toMatchObject([{ id: session_id, status: 'paid' }]);
+    expect((await call({ url: `/api/admin/purchases?query=${session_id}`, headers: admin.headers })).json().items).toHaveLength(1);
+    expect((await call({ method: 'POST', url: `/api/admin/purchases/${session_id}/refund`, headers: admin.headers, payload: { amount_cents: 100 } })).json()).toEqual({
+      purchase_id: session_id,
+      refunded_cents: 100,
+    });
+    expect((await call({ url: `/api/admin/purchases/${session_id}`, headers: admin.headers })).json()).toMatchObject({ status: 'refunded', refundable_cents: 900 });
 
     expect((await call({ url: '/api/subscription', ...as })).json()).toEqual({ subscription: null });
     const { TestCheckoutGateway } = await import('../src/server/providers/payments/test-gateway.js');
@@ -318,7 +372,13 @@ describe('real answers with the real library', () => {
     
 
     const item = checked('POST', '/api/library/uploads', await upload(lib, owner, { filename: 'b.png', contentType: 'image/png', body: await png(12, 12) })).json() as { id: string };
+    // A public link to it: made, listed, revoked.
+    const link = await on({ method: 'POST', url: '/api/shares', ...as, payload: { item_id: item.id, expires_in: '1d' } });
+    expect(link.statusCode).toBe(201);
+    expect((await on({ url: '/api/shares', ...as })).statusCode).toBe(200);
+    expect((await on({ method: 'DELETE', url: `/api/shares/${(link.json() as { id: string }).id}`, ...as })).statusCode).toBe(200);
     const remote = `http://127.0.0.1:${sourcePort}/remote.png`;
+    expect((await on({ url: `/api/library/${item.id}/versions`, ...as })).statusCode).toBe(200);
     expect((await on({ method: 'POST', url: '/api/library/check-url', ...as, payload: { url: remote } })).statusCode).toBe(200);
     const imported = await on({ method: 'POST', url: '/api/library/import-url', ...as, payload: { url: remote } });
     expect(imported.statusCode).toBe(201);
@@ -337,6 +397,8 @@ describe('real answers with the real library', () => {
     expect((await on({ method: 'POST', url: `/api/library/${failedVideo.id}/retry`, ...as })).statusCode).toBe(200);
 
     await on({ url: '/api/tools/fal-upscaler/estimate', ...as });
+    await on({ method: 'POST', url: '/api/tools/fal-image-editor/interpret', ...as, payload: { prompt: 'a bit brighter and blur the background' } });
+    await on({ method: 'POST', url: '/api/tools/fal-image-editor/interpret', ...as, payload: { prompt: 'add fireworks' } });
     await on({ url: '/api/webhooks/secret', ...as });
 
     // Batches: one whose images all fail and are retried, one cancelled while it runs.
@@ -348,7 +410,7 @@ describe('real answers with the real library', () => {
       const created = await on({ method: 'POST', url: '/api/batches', ...as, payload: batchBody });
       expect(created.statusCode).toBe(201);
       failedBatch = (created.json() as { id: string }).id;
-      await expect.poll(async () => ((await on({ url: `/api/batches/${failedBatch}`, ...as })).json() as { status: string }).status).toBe('done');
+      await expect.poll(async () => ((await on({ url: `/api/batches/${failedBatch}`, ...as })).json() as { status: string }).status, { timeout: 20_000 }).toBe('done');
     } finally {
       libProvider.behaviour.failWith = undefined;
     }
@@ -398,6 +460,69 @@ describe('real answers with the real library', () => {
     expect((await on({ method: 'POST', url: '/api/account/delete', ...mine, payload: { password: 'second-pass', confirm: 'DELETE' } })).statusCode).toBe(200);
   });
 
+});
+
+/**
+ * Every operation, provoked the ways a real caller gets refused: no
+ * credentials, another site's request on a session cookie, a non-admin on an
+ * admin operation, ids that do not exist or are not ids, query values of the
+ * wrong kind, a body that is not JSON, of the wrong type, too large or
+ * invalid. Whatever each answers with a 4xx must be declared (checked()).
+ * A caller of its own with no ENERGY, so nothing a probe reaches is changed.
+ */
+describe('every real error answer is declared', () => {
+  it('the refusals of every operation, provoked', async () => {
+    const prober = await registerUser(t);
+    const cookie = { cookie: `pr_session=${prober.token}` };
+    const probe = (method: string, url: string, opts: Omit<InjectOptions, 'method' | 'url'> = {}) => call({ method: method as 'GET', url, ...opts });
+    const paths = doc().paths;
+    for (const [template, ops] of Object.entries(paths)) {
+      for (const [lower, op] of Object.entries(ops)) {
+        const method = lower.toUpperCase();
+        // Ending the prober's session would turn the probes after it into 401s only; a signed-in
+        // event stream never ends (its refusals are provoked without credentials).
+        const signsOut = ['POST /api/auth/sign-out', 'GET /api/events'].includes(`${method} ${template}`);
+        const withIds = (id: string) => template.replace(/\{[^}]+\}/g, id);
+        const url = withIds(randomUUID());
+        const hasBody = method !== 'GET' && method !== 'DELETE';
+        await probe(method, url);
+        if (!signsOut) {
+          await probe(method, url, { headers: prober.headers });
+          if (template.includes('{')) await probe(method, withIds('not-an-id'), { headers: prober.headers });
+          const query = (op.parameters ?? []).filter((p) => p.in === 'query');
+          if (query.length) await probe(method, `${url}?${query.map((p) => `${p.name}=%FF%FE-not-valid`).join('&')}`, { headers: prober.headers });
+        }
+        if (hasBody) {
+          await probe(method, url, { headers: { ...cookie, origin: 'https://elsewhere.example' }, payload: {} });
+          if (!signsOut) {
+            const as = { ...prober.headers, 'content-type': 'application/json' };
+            await probe(method, url, { headers: as, payload: '{"not json' });
+            await probe(method, url, { headers: { ...prober.headers, 'content-type': 'text/plain' }, payload: 'plain words' });
+            await probe(method, url, { headers: as, payload: JSON.stringify({ pad: 'x'.repeat(1_100_000) }) });
+            await probe(method, url, { headers: as, payload: JSON.stringify({ unexpected: [1, 2, 3], scale: 'big', amount: -5, email: 42 }) });
+          }
+        }
+      }
+    }
+    // The refusals a broken request cannot reach: no ENERGY for a run or a batch, and a plan list
+    // only admins see (by a caller the probes above did not bring to its rate limits).
+    const broke = await registerUser(t);
+    const image = (await upload(t, broke, { filename: 'p.png', contentType: 'image/png', body: await png(8, 8) })).json() as { id: string };
+    for (const [endpoint, payload] of Object.entries({
+      'fal-upscaler': { image_url: image.id, scale: 2 },
+      'fal-image-to-video': { image_url: image.id, prompt: 'zoom in' },
+    })) {
+      expect((await probe('POST', `/functions/v1/${endpoint}`, { headers: broke.headers, payload })).statusCode).toBe(402);
+    }
+    expect((await probe('POST', '/api/batches', { headers: broke.headers, payload: { tool: 'fal-upscaler', settings: { scale: 2 }, items: [image.id] } })).statusCode).toBe(402);
+    expect((await probe('GET', '/api/plans?all=1', { headers: broke.headers })).statusCode).toBe(403);
+    expect((await probe('GET', '/api/plans?all=1')).statusCode).toBe(401);
+    // Every operation was refused at least once: the probe reached them all.
+    const unrefused = operations()
+      .map(({ id }) => id)
+      .filter((id) => !refusals.has(id) && !['GET /api/health', 'GET /api/ready', 'GET /api/auth/session', 'GET /api/bundles', 'GET /api/settings/referral', 'GET /api/payments/config'].includes(id));
+    expect(unrefused, 'operations no probe got a refusal from').toEqual([]);
+  }, 300_000);
 });
 
 describe('coverage', () => {

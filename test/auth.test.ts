@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../src/shared/messages.js';
-import { registrationError } from '../src/shared/auth.schema.js';
+import { registrationError } from '../src/shared/registration.js';
 import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -66,6 +66,7 @@ describe('accounts', () => {
       email: 'grace@example.com',
       full_name: 'Grace Hopper',
       energy_balance: 0,
+      energy_owed: 0,
       total_energy_purchased: 0,
       is_vip: false,
       is_admin: false,
@@ -217,5 +218,42 @@ describe('roles', () => {
     for (const url of ['/functions/v1/check-admin-status', '/functions/v1/check-vip-status']) {
       expect((await t.app.inject({ method: 'POST', url })).statusCode).toBe(401);
     }
+  });
+});
+
+describe('GET /api/auth/session: who is here, without a 401 for visitors', () => {
+  const session = (opts: { headers?: Record<string, string>; cookies?: Record<string, string> } = {}) =>
+    t.app.inject({ url: '/api/auth/session', ...opts });
+
+  it('a visitor gets 200 and null', async () => {
+    const res = await session();
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ user: null });
+  });
+
+  it('a signed-in browser gets the same profile as /api/me', async () => {
+    const user = await registerUser(t);
+    const res = await session({ cookies: { pr_session: user.token } });
+    expect(res.statusCode).toBe(200);
+    const me = await t.app.inject({ url: '/api/me', headers: user.headers });
+    expect(res.json()).toEqual({ user: me.json() });
+  });
+
+  it('forged, signed-out and expired tokens are visitors, and the dead cookie is cleared', async () => {
+    for (const headers of [{ authorization: 'Bearer forged' }, { authorization: 'Bearer pr_live_0000000000000000000000000000' }]) {
+      const res = await session({ headers });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ user: null });
+    }
+    const user = await registerUser(t);
+    await t.db.query("UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1", [user.id]);
+    const expired = await session({ cookies: { pr_session: user.token } });
+    expect(expired.statusCode).toBe(200);
+    expect(expired.json()).toEqual({ user: null });
+    const cleared = expired.cookies.find((c) => c.name === 'pr_session');
+    expect(cleared?.value).toBe('');
+    // Nothing from the query string or body turns a visitor into someone.
+    const smuggled = await t.app.inject({ url: `/api/auth/session?user_id=${user.id}&token=${user.token}` });
+    expect(smuggled.json()).toEqual({ user: null });
   });
 });

@@ -1,14 +1,39 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crash-'));
 const serverUrl = process.env.DATABASE_URL;
-const schema = `crash_${randomBytes(4).toString('hex')}`;
+// Each test, and each retry of one, starts on a data directory and schema of
+// its own, and every process it started is killed after it: a retry is a real
+// second try, never a fight with the first try's leftovers.
+const dataDirs: string[] = [];
+const schemas: string[] = [];
+const children = new Set<ChildProcess>();
+let dataDir = '';
+let schema = '';
+beforeEach(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crash-'));
+  schema = `crash_${randomBytes(4).toString('hex')}`;
+  dataDirs.push(dataDir);
+  schemas.push(schema);
+});
+afterEach(async () => {
+  await Promise.all(
+    [...children].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGKILL');
+        }),
+    ),
+  );
+  children.clear();
+});
 
 function env(): NodeJS.ProcessEnv {
   const base = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'test' };
@@ -21,6 +46,7 @@ function env(): NodeJS.ProcessEnv {
 function start(args: string[], extra: Record<string, string>) {
   // One process (node with the tsx loader), so SIGKILL really kills the worker.
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/crash-run.ts', ...args], { env: { ...env(), ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
@@ -46,12 +72,14 @@ function start(args: string[], extra: Record<string, string>) {
 }
 
 afterAll(async () => {
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
   if (serverUrl) {
     const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}_boss" CASCADE`);
+    for (const name of schemas) {
+      await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
+      await client.query(`DROP SCHEMA IF EXISTS "${name}_boss" CASCADE`);
+    }
     await client.end();
   }
 });

@@ -88,7 +88,7 @@ describe('L1 on any database: the spend is one conditional statement', () => {
   // The race test above proves L1 on the Postgres server only (the embedded
   // database runs transactions one at a time). These prove the shape that
   // makes it hold, on both passes: a read-then-write spend fails here.
-  it('a spend sends exactly one statement: the spend_energy call', async () => {
+  it('a spend sends exactly one statement: the spend_energy call (a refused one then reads what is owed)', async () => {
     const u = await registerUser(t, { energy: 3 });
     const sent: string[] = [];
     const recording: Tx = {
@@ -106,7 +106,12 @@ describe('L1 on any database: the spend is one conditional statement', () => {
     await expect(t.ctx.services.energy.spend({ userId: u.id, cost: 2, toolName: 'Image Editor', description: 'two' }, recording)).rejects.toMatchObject({
       code: 'insufficient_energy',
     });
-    expect(sent).toEqual(['SELECT spend_energy($1, $2, $3, $4, $5) AS energy_balance', 'SELECT spend_energy($1, $2, $3, $4, $5) AS energy_balance']);
+    // A refused spend then reads what is owed, only to say why (decision 028): the decision was the one statement.
+    expect(sent).toEqual([
+      'SELECT spend_energy($1, $2, $3, $4, $5) AS energy_balance',
+      'SELECT spend_energy($1, $2, $3, $4, $5) AS energy_balance',
+      'SELECT energy_owed FROM user_profiles WHERE id = $1',
+    ]);
     expect((await state(u.id)).balance).toBe(1);
   });
 

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
@@ -7,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/server/http/app.js';
 import { createMetricsRegistry, serveMetrics } from '../src/server/observability/metrics.js';
 import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
+import { APP_VERSION } from '../src/server/version.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 
 /** The site's own origin (PUBLIC_URL's default): checkout redirects must point here. */
@@ -18,8 +20,9 @@ let app: FastifyInstance;
 let base: string;
 
 beforeAll(async () => {
-  t = await createTestApp({ METRICS_TOKEN: TOKEN }, { provider });
-  app = await buildApp(t.ctx, { metrics: createMetricsRegistry({ db: t.db, realtime: t.ctx.services.realtime }) });
+  t = await createTestApp({ METRICS_TOKEN: TOKEN, SIGNIN_PER_ACCOUNT_PER_MINUTE: '2' }, { provider });
+  const tools = t.ctx.services.registry.list.map((tool) => tool.info);
+  app = await buildApp(t.ctx, { metrics: createMetricsRegistry({ db: t.db, realtime: t.ctx.services.realtime, tools }) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }, 180_000);
@@ -114,6 +117,14 @@ describe('GET /metrics', () => {
     expect(delta('pixelrush_energy_purchased_total')).toBe(bought);
     expect(delta('pixelrush_tool_job_duration_seconds_count{tool="fal-upscaler",outcome="succeeded"}')).toBe(1);
     expect(delta('pixelrush_tool_job_duration_seconds_count{tool="fal-upscaler",outcome="failed"}')).toBe(1);
+    // Failures by tool and reason (the run's error code), and ENERGY by tool, from the database.
+    const [{ error_code }] = await t.db.query<{ error_code: string }>("SELECT error_code FROM tool_jobs WHERE user_id = $1 AND status = 'failed'", [user.id]);
+    expect(error_code).toBe('provider_refused');
+    expect(delta('pixelrush_tool_runs_failed_total{tool="fal-upscaler",reason="provider_refused"}')).toBe(1);
+    expect(delta('pixelrush_tool_runs_ended_total{tool="fal-upscaler",status="failed"}')).toBe(1);
+    expect(delta('pixelrush_tool_runs_ended_total{tool="fal-upscaler",status="succeeded"}')).toBe(1);
+    expect(delta('pixelrush_energy_spent_by_tool_total{tool="fal-upscaler"}')).toBe(2 * cost);
+    expect(delta('pixelrush_energy_refunded_by_tool_total{tool="fal-upscaler"}')).toBe(cost);
     expect(delta('pixelrush_storage_bytes{kind="image"}')).toBeGreaterThan(0);
     expect(value(after, 'pixelrush_sse_connections')).toBe(1);
     expect(delta('pixelrush_http_request_duration_seconds_count{method="POST",route="/functions/v1/fal-upscaler",status_code="200"}')).toBe(1);
@@ -140,6 +151,103 @@ describe('GET /metrics', () => {
     }
     expect(value(await scrape(), 'pixelrush_tool_jobs{tool="fal-image-restore",status="queued"}')).toBe(0);
   }, 60_000);
+
+  it('says which build runs, and every tool has a queue-depth series while nothing waits', async () => {
+    const s = await scrape();
+    const build = [...s.keys()].find((k) => k.startsWith('pixelrush_build_info{'));
+    expect(build).toContain(`version="${APP_VERSION}"`);
+    expect(s.get(build!)).toBe(1);
+    for (const tool of t.ctx.services.registry.list) {
+      for (const status of ['queued', 'running']) {
+        const key = `pixelrush_tool_jobs{tool="${tool.info.endpoint}",status="${status}"}`;
+        expect(s.has(key), key).toBe(true);
+      }
+      expect(s.has(`pixelrush_energy_spent_by_tool_total{tool="${tool.info.endpoint}"}`)).toBe(true);
+    }
+    expect(s.get('pixelrush_oldest_queued_job_age_seconds')).toBe(0);
+  });
+
+  it('the age of the oldest queued run', async () => {
+    const user = await registerUser(t, { energy: 10 });
+    const [{ id }] = await t.db.query<{ id: string }>(
+      `INSERT INTO tool_jobs (user_id, tool, input, cost, status, deadline_at, created_at)
+       VALUES ($1, 'fal-upscaler', '{}'::jsonb, 0, 'queued', now() + interval '1 hour', now() - interval '95 seconds') RETURNING id`,
+      [user.id],
+    );
+    try {
+      const age = value(await scrape(), 'pixelrush_oldest_queued_job_age_seconds');
+      expect(age).toBeGreaterThanOrEqual(95);
+      expect(age).toBeLessThan(95 + 60);
+    } finally {
+      await t.db.query('DELETE FROM tool_jobs WHERE id = $1', [id]);
+    }
+    expect(value(await scrape(), 'pixelrush_oldest_queued_job_age_seconds')).toBe(0);
+  }, 60_000);
+
+  it('webhook and mail deliveries that failed', async () => {
+    const before = await scrape();
+    const user = await registerUser(t, { energy: 10 });
+    const [{ id: jobId }] = await t.db.query<{ id: string }>(
+      `INSERT INTO tool_jobs (user_id, tool, input, cost, status, deadline_at, finished_at)
+       VALUES ($1, 'fal-upscaler', '{}'::jsonb, 0, 'canceled', now(), now()) RETURNING id`,
+      [user.id],
+    );
+    const [{ id: delivery }] = await t.db.query<{ id: string }>(
+      `INSERT INTO webhook_deliveries (job_id, user_id, url, event, status, attempts) VALUES ($1, $2, 'https://hooks.example/x', 'job.canceled', 'failed', 2) RETURNING id`,
+      [jobId, user.id],
+    );
+    await t.db.query(
+      `INSERT INTO webhook_attempts (delivery_id, attempt, status_code, error, duration_ms) VALUES ($1, 1, 500, NULL, 10), ($1, 2, NULL, 'connect ECONNREFUSED', 5)`,
+      [delivery],
+    );
+    await t.db.query(
+      `INSERT INTO mail_messages (user_id, to_address, template, subject, transport, status, attempts, error)
+       VALUES ($1, 'a@example.com', 'verify', 'Confirm', 'smtp', 'failed', 5, 'connect ECONNREFUSED'),
+              ($1, 'a@example.com', 'verify', 'Confirm', 'smtp', 'queued', 1, 'connect ECONNREFUSED')`,
+      [user.id],
+    );
+    const after = await scrape();
+    const delta = (key: string) => value(after, key) - value(before, key);
+    expect(delta('pixelrush_webhook_deliveries_failed_total')).toBe(1);
+    expect(delta('pixelrush_webhook_attempts_failed_total')).toBe(2);
+    expect(delta('pixelrush_mail_failed_total')).toBe(1);
+    expect(delta('pixelrush_mail_retrying')).toBe(1);
+  }, 60_000);
+
+  it('payment webhook events refused, and requests refused by a limiter', async () => {
+    const before = await scrape();
+    const hook = await app.inject({ method: 'POST', url: '/api/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=forged' }, payload: '{"id":"evt_forged"}' });
+    expect(hook.statusCode).toBe(400);
+    const user = await registerUser(t);
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email: user.email, password: 'wrong-password' }, remoteAddress: '10.77.0.1' });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses).toContain(429);
+    const after = await scrape();
+    const delta = (key: string) => value(after, key) - value(before, key);
+    expect(delta('pixelrush_payment_webhook_errors_total{status_code="400"}')).toBe(1);
+    expect(delta('pixelrush_limiter_refusals_total{route="/api/auth/sign-in/email"}')).toBe(statuses.filter((s) => s === 429).length);
+  }, 60_000);
+
+  it('the example dashboard and alert rules in docs/ name only series the app serves', async () => {
+    // Every declared series (a counter nothing has counted yet has a TYPE line but no sample).
+    const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+    const names = new Set<string>();
+    for (const [, name, type] of text.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
+      names.add(name!);
+      if (type === 'histogram') for (const part of ['_bucket', '_sum', '_count']) names.add(name! + part);
+    }
+    const docs = ['docs/monitoring/grafana-dashboard.json', 'docs/monitoring/alerts.yml'].map((f) => fs.readFileSync(f, 'utf8'));
+    JSON.parse(docs[0]!);
+    const used = new Set(docs.flatMap((text) => text.match(/pixelrush_[a-z_]+/g) ?? []));
+    expect(used.size).toBeGreaterThan(10);
+    const missing = [...used].filter((name) => !names.has(name));
+    expect(missing).toEqual([]);
+    // The three the brief names: the oldest queued run, the failure rate, payment webhook errors.
+    for (const alert of ['PixelRushOldestQueuedRun', 'PixelRushToolFailureRate', 'PixelRushPaymentWebhookErrors']) expect(docs[1]).toContain(`alert: ${alert}`);
+  });
 
   it('can be served on a listener of its own (METRICS_PORT)', async () => {
     const registry = createMetricsRegistry({ db: t.db });

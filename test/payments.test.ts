@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raceTest } from './helpers/test-db.js';
@@ -265,7 +266,9 @@ describe('Stripe contract (SDK against a local fake Stripe API)', () => {
   it(raceTest('P2: the same completed event 5 times concurrently, out of order, racing the success page -> one credit'), async () => {
     const buyer = await registerUser(t);
     const { session_id } = await newCheckout(buyer);
-    fake.pay(session_id, 'pi_contract_1');
+    // A payment id of this attempt only, so a retry is a real second try.
+    const paymentIntent = `pi_race_${randomUUID().slice(0, 8)}`;
+    fake.pay(session_id, paymentIntent);
     const results = await Promise.all([
       deliver(completed(session_id, 3)),
       t.app.inject({ url: `/api/checkout/sessions/${session_id}`, headers: buyer.headers }),
@@ -281,7 +284,7 @@ describe('Stripe contract (SDK against a local fake Stripe API)', () => {
       "SELECT stripe_payment_intent_id FROM energy_transactions WHERE user_id = $1 AND type = 'purchase'",
       [buyer.id],
     );
-    expect(purchases).toEqual([{ stripe_payment_intent_id: 'pi_contract_1' }]);
+    expect(purchases).toEqual([{ stripe_payment_intent_id: paymentIntent }]);
     const [paid] = await t.db.query<{ amount_paid_cents: number }>(
       "SELECT amount_paid_cents FROM energy_transactions WHERE user_id = $1 AND type = 'purchase'",
       [buyer.id],

@@ -23,7 +23,7 @@ describe('configuration', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x@y/z' }, 'DATABASE_URL'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
-    [{ NODE_ENV: 'production' }, 'APP_SECRET'],
+    [{ DATABASE_URL: 'postgres://x@y/z' }, 'APP_SECRET'],
     [{ NODE_ENV: 'production', APP_SECRET: 'short' }, 'APP_SECRET'],
   ])('a wrong setting %j names %s', (env, name) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
@@ -92,7 +92,7 @@ describe('health and contract', () => {
 });
 
 describe('serving the built web app', () => {
-  it('serves index.html for app routes (never cached), assets as files, JSON 404 for unknown API paths', async () => {
+  it('serves index.html for app routes (never cached), assets as files, 404 for other paths', async () => {
     const { buildApp } = await import('../src/server/http/app.js');
     const t = await createTestApp();
     const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'web-'));
@@ -101,13 +101,15 @@ describe('serving the built web app', () => {
     fs.writeFileSync(path.join(webDir, 'assets', 'app-123.js'), 'console.log(1)');
     const app = await buildApp(t.ctx, { webDir });
     try {
-      for (const url of ['/', '/dashboard', '/success', '/some/unknown/path']) {
+      for (const url of ['/', '/dashboard', '/success', '/privacy']) {
         const res = await app.inject({ url });
         expect(res.statusCode, url).toBe(200);
         expect(res.headers['content-type']).toContain('text/html');
         expect(res.headers['cache-control']).toBe('no-cache');
-        expect(res.body).toContain('<title>PixelRush</title>');
+        expect(res.body).toMatch(/<title>[^<]*PixelRush[^<]*<\/title>/);
       }
+      // Not a page (test/web-pages.test.ts covers the rest).
+      expect((await app.inject({ url: '/some/unknown/path', headers: { accept: 'text/html' } })).statusCode).toBe(404);
       // A file built after the server started is served too.
       fs.writeFileSync(path.join(webDir, 'assets', 'late-456.js'), 'console.log(2)');
       const late = await app.inject({ url: '/assets/late-456.js' });

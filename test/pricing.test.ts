@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import { AppError } from '../src/server/http/errors.js';
 import { BUNDLES } from '../src/shared/bundles.js';
-import { DEFAULT_TOOL_PRICES, TOOL_CATALOG, TOOL_NAMES, effectiveCost, type ToolPricing } from '../src/shared/pricing.js';
+import { DEFAULT_TOOL_PRICES, TOOL_CATALOG, TOOL_NAMES, effectiveCost } from '../src/shared/pricing.js';
+import type { ToolPricing } from '../src/shared/pricing.schema.js';
 
 /** Reliability L6: the server prices the work. Plus plans and bundles. */
 let t: TestApp;

@@ -1,18 +1,22 @@
+import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 import { createMemoryMedia } from './helpers/memory-media.js';
 import { readZip } from './helpers/zip.js';
-import { createPixelRushClient } from '../src/client/pixelrush-client.js';
+import { createPixelRushClient } from '@pixelrush/client';
 import { openApiDocument } from '../scripts/export-openapi.js';
-import committed from '../src/client/openapi.json' with { type: 'json' };
+import committed from '@pixelrush/client/openapi.json' with { type: 'json' };
 
 /**
  * The public API as a script sees it: a real socket, a personal API key, and
  * the typed client generated from the OpenAPI document.
  */
+const execFileAsync = promisify(execFile);
 let t: TestApp;
 let base: string;
 
@@ -32,7 +36,7 @@ async function keyFor(energy: number) {
   });
   expect(res.status).toBe(201);
   const { token } = (await res.json()) as { token: string };
-  return { user, api: createPixelRushClient(base, token) };
+  return { user, token, api: createPixelRushClient(base, token) };
 }
 
 describe('public API with the generated client', () => {
@@ -83,6 +87,21 @@ describe('public API with the generated client', () => {
     const keys = await api.GET('/api/keys');
     expect(keys.response.status).toBe(403);
   });
+
+  it("the package's example runs as its README says: who, prices, and an upscale followed to its end", async () => {
+    const { user, token } = await keyFor(10);
+    // Asynchronously: the server answering it lives in this process.
+    const res = await execFileAsync(path.resolve('node_modules/.bin/tsx'), ['examples/quick-start.ts'], {
+      cwd: path.resolve('packages/client'),
+      env: { ...process.env, PIXELRUSH_URL: base, PIXELRUSH_KEY: token, IMAGE_URL: 'https://example.com/photo.png' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(res.stderr).toBe('');
+    expect(res.stdout).toContain(`Signed in as ${user.email}: 10 ENERGY`);
+    expect(res.stdout).toMatch(/Image Upscaler: \d+ ENERGY/);
+    expect(res.stdout).toMatch(/Job [\w-]+ succeeded/);
+  }, 90_000);
 
   it('is generated from the current OpenAPI document (run `npm run api:client` after changing a route)', async () => {
     const current = JSON.parse(JSON.stringify(await openApiDocument()));

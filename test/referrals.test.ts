@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteStatus, INVITE_ALPHABET } from '../src/shared/invites.js';
 import { messages } from '../src/shared/messages.js';
-import { raceTest } from './helpers/test-db.js';
+import { onPostgresServer, raceTest } from './helpers/test-db.js';
+import type { Queryable } from '../src/server/db/db.js';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -175,11 +177,13 @@ describe('registration with invite codes', () => {
 
   it(raceTest('A5: 10 concurrent registrations with a one-use code -> exactly one account'), async () => {
     const { invite } = (await generate(alice)).json();
+    // Addresses of this attempt only, so a retry is a real second try.
+    const attempt = randomUUID().slice(0, 8);
     await setReferralOnly(true);
     try {
       const results = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
-          signUp({ name: `Racer ${i}`, email: `racer${i}@example.com`, password: 'password1', inviteCode: invite.invite_code }),
+          signUp({ name: `Racer ${i}`, email: `racer${i}-${attempt}@example.com`, password: 'password1', inviteCode: invite.invite_code }),
         ),
       );
       // The nine losers are told why, in the spec's words (never a 500).
@@ -188,7 +192,7 @@ describe('registration with invite codes', () => {
     } finally {
       await setReferralOnly(false);
     }
-    const [{ n }] = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM users WHERE email LIKE 'racer%@example.com'");
+    const [{ n }] = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM users WHERE email LIKE $1", [`racer%-${attempt}@example.com`]);
     expect(n).toBe(1);
     const [row] = await t.db.query<{ current_uses: number }>('SELECT current_uses FROM referral_invites WHERE id = $1', [invite.id]);
     expect(row.current_uses).toBe(1);
@@ -196,11 +200,12 @@ describe('registration with invite codes', () => {
 
   it(raceTest('A5 with several uses: 10 racers on a 3-use code -> exactly 3 accounts'), async () => {
     const { invite } = (await generate(alice, { max_uses: 3 })).json();
+    const attempt = randomUUID().slice(0, 8);
     await setReferralOnly(true);
     try {
       const results = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
-          signUp({ name: `Multi ${i}`, email: `multi${i}@example.com`, password: 'password1', inviteCode: invite.invite_code }),
+          signUp({ name: `Multi ${i}`, email: `multi${i}-${attempt}@example.com`, password: 'password1', inviteCode: invite.invite_code }),
         ),
       );
       expect(results.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, ...Array(7).fill(400)]);
@@ -208,6 +213,63 @@ describe('registration with invite codes', () => {
     } finally {
       await setReferralOnly(false);
     }
+  });
+});
+
+describe('A5 on any database: an invite use is one conditional statement, proven under real overlap', () => {
+  // The racing sign-ups above run one transaction at a time on the embedded
+  // database, where a read-then-write consumption would pass. These prove the
+  // shape on both passes, and on the Postgres server hold two redemptions
+  // behind a lock on the invite and release them together, every run.
+  it('redeeming sends one UPDATE ... WHERE current_uses < max_uses RETURNING, and never reads the invite first', async () => {
+    const inviter = await registerUser(t);
+    const { invite } = (await generate(inviter)).json();
+    const newcomer = await registerUser(t);
+    const sent: string[] = [];
+    const recording: Queryable = {
+      query: (sql, params) => {
+        sent.push(sql.replace(/\s+/g, ' ').trim());
+        return t.db.query(sql, params);
+      },
+      exec: (sql) => {
+        sent.push(sql);
+        return t.db.exec(sql);
+      },
+    };
+    expect(await t.ctx.services.referrals.redeem(recording, invite.invite_code, newcomer.id)).toBe(true);
+    const touching = sent.filter((q) => /referral_invites/i.test(q));
+    expect(touching).toHaveLength(1);
+    expect(touching[0]).toMatch(/^UPDATE referral_invites SET current_uses = current_uses \+ 1\b.* WHERE .*current_uses < max_uses.* RETURNING /);
+  });
+
+  it('two redemptions of a one-use code held on the invite lock and released together: exactly one wins', async () => {
+    const inviter = await registerUser(t);
+    const { invite } = (await generate(inviter)).json();
+    const [x, y] = [await registerUser(t), await registerUser(t)];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const blocker = t.db.transaction(async (tx) => {
+      await tx.query('SELECT 1 FROM referral_invites WHERE id = $1 FOR UPDATE', [invite.id]);
+      locked();
+      await held;
+    });
+    await isLocked;
+    const redeem = (userId: string) => t.db.transaction((tx) => t.ctx.services.referrals.redeem(tx, invite.invite_code, userId));
+    const both = Promise.all([redeem(x.id), redeem(y.id)]);
+    await new Promise((r) => setTimeout(r, onPostgresServer() ? 150 : 20));
+    if (onPostgresServer()) {
+      const [{ n }] = await t.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%referral_invites%' AND query NOT ILIKE '%FOR UPDATE%'`,
+      );
+      expect(n).toBeGreaterThanOrEqual(2); // both really wait on the same invite
+    }
+    release();
+    await blocker;
+    expect((await both).sort()).toEqual([false, true]);
+    const [row] = await t.db.query<{ current_uses: number }>('SELECT current_uses FROM referral_invites WHERE id = $1', [invite.id]);
+    expect(row!.current_uses).toBe(1);
   });
 });
 

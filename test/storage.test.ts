@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // s3rver is a real S3-compatible server (HTTP, SigV4, presigned URLs, ranges) run in-process.
 import S3rver from 's3rver';
+import { AppLinkedStorage } from '../src/server/providers/storage/app-linked-storage.js';
 import { LocalStorage } from '../src/server/providers/storage/local-storage.js';
 import { S3Storage } from '../src/server/providers/storage/s3-storage.js';
 import {
@@ -45,9 +46,10 @@ async function readAll(stream: Readable): Promise<Buffer> {
 }
 
 /**
- * What a signed link serves: the local driver's links are served by the app
- * (covered in library tests through HTTP), so here the local one is checked
- * by verifying the signature; the S3 one is fetched from the real server.
+ * What a signed link serves: links that point back at the app (local disk,
+ * and a bucket with S3_LINKS=app) are served by the files route (covered in
+ * library tests through HTTP), so here they are checked by verifying the
+ * signature; bucket links are fetched from the real server.
  */
 interface Harness {
   driver: StorageDriver;
@@ -55,45 +57,49 @@ interface Harness {
 }
 
 const signer = new UrlSigner('contract-test-secret');
-const drivers: Array<[string, () => Harness]> = [
-  [
-    'local',
-    () => {
-      const driver = new LocalStorage({ root: path.join(tmpRoot, 'local'), signer, defaultExpiresIn: 3600 });
-      return {
-        driver,
-        // Stand-in for the files route: verify, then serve from the driver.
-        async fetchSigned(url, headers = {}) {
-          const u = new URL(url, 'http://app.local');
-          const key = decodeURIComponent(u.pathname.replace('/api/files/', ''));
-          const v = driver.verify(key, Object.fromEntries(u.searchParams));
-          if (!v.ok) return new Response('forbidden', { status: 403 });
-          const m = /^bytes=(\d+)-(\d*)$/.exec(headers.range ?? '');
-          const got = await driver.get(key, m ? { start: Number(m[1]), ...(m[2] ? { end: Number(m[2]) } : {}) } : undefined);
-          const body = await readAll(got.stream);
-          return new Response(new Uint8Array(body), {
-            status: got.range ? 206 : 200,
-            headers: {
-              'content-type': got.contentType,
-              'content-disposition': contentDisposition(v.downloadName ? 'attachment' : 'inline', v.downloadName),
-            },
-          });
+
+/** Links that point back at the app: a stand-in for the files route verifies them, then serves from the driver. */
+function servedByApp(driver: StorageDriver): Harness {
+  return {
+    driver,
+    async fetchSigned(url, headers = {}) {
+      const u = new URL(url, 'http://app.local');
+      if (!u.pathname.startsWith('/api/files/') || !driver.verify) return new Response('not our link', { status: 404 });
+      const key = decodeURIComponent(u.pathname.replace('/api/files/', ''));
+      const v = driver.verify(key, Object.fromEntries(u.searchParams));
+      if (!v.ok) return new Response('forbidden', { status: 403 });
+      const m = /^bytes=(\d+)-(\d*)$/.exec(headers.range ?? '');
+      const got = await driver.get(key, m ? { start: Number(m[1]), ...(m[2] ? { end: Number(m[2]) } : {}) } : undefined);
+      const body = await readAll(got.stream);
+      return new Response(new Uint8Array(body), {
+        status: got.range ? 206 : 200,
+        headers: {
+          'content-type': got.contentType,
+          'content-disposition': contentDisposition(v.downloadName ? 'attachment' : 'inline', v.downloadName),
         },
-      };
+      });
     },
-  ],
+  };
+}
+
+const s3Bucket = () =>
+  new S3Storage({
+    bucket: 'pixelrush-test',
+    region: 'us-east-1',
+    endpoint: s3Endpoint,
+    forcePathStyle: true,
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    defaultExpiresIn: 3600,
+  });
+
+const drivers: Array<[string, () => Harness]> = [
+  ['local', () => servedByApp(new LocalStorage({ root: path.join(tmpRoot, 'local'), signer, defaultExpiresIn: 3600 }))],
+  ['s3 with app links (S3_LINKS=app)', () => servedByApp(new AppLinkedStorage(s3Bucket(), signer))],
   [
     's3 (s3rver)',
     () => {
-      const driver = new S3Storage({
-        bucket: 'pixelrush-test',
-        region: 'us-east-1',
-        endpoint: s3Endpoint,
-        forcePathStyle: true,
-        accessKeyId: 'S3RVER',
-        secretAccessKey: 'S3RVER',
-        defaultExpiresIn: 3600,
-      });
+      const driver = s3Bucket();
       return {
         driver,
         // s3rver does not check SigV4 query signatures (it lets anonymous reads
@@ -216,6 +222,14 @@ describe.each(drivers)('storage contract: %s', (_name, make) => {
     expect(res.headers.get('content-type')).toBe('image/png');
     expect(res.headers.get('content-disposition')).toMatch(/^inline/);
     expect(Buffer.from(await res.arrayBuffer()).toString()).toBe('png-bytes');
+  });
+
+  it("keyFromUrl maps the app's own file links to their key, as stored by an install that kept its files on disk", () => {
+    const key = `${user}/${randomUUID()}.png`;
+    // A generated image's original_image_url written on local disk, before a move to S3.
+    expect(h.driver.keyFromUrl(`/api/files/${key}?exp=1700000000&sig=c2lnbmF0dXJl`)).toBe(key);
+    expect(h.driver.keyFromUrl(`/api/files/../${key}`)).toBeNull();
+    expect(h.driver.keyFromUrl('https://elsewhere.example/photo.png')).toBeNull();
   });
 
   it('signed download URL carries the original name as an RFC 5987 attachment', async () => {

@@ -9,7 +9,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { parseConfig } from '../../src/server/config.js';
 import type { Db } from '../../src/server/db/db.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { openPostgres } from '../../src/server/db/postgres.js';
@@ -23,7 +22,7 @@ const ROUNDS = 5;
 const POOL = 20;
 const TARGET_RATIO = 0.5;
 
-const url = parseConfig().DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const url = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 interface RoundResult {
   opsPerSecond: number;

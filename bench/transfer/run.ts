@@ -1,25 +1,38 @@
 /**
- * Bytes a browser transfers for the landing page and the dashboard (HTML, JS
- * and CSS), compressed (Accept-Encoding: br, gzip) against the same files
- * uncompressed, from the compiled server (`npm run build` first):
+ * What the first page costs, from the compiled server (`npm run build` first):
  *
  *   npm run bench -- transfer
  *
- * Chromium loads each page to learn which files it needs; each file is then
- * fetched again with and without compression to count its bytes on the wire.
+ * For the landing page (signed out) and the dashboard (signed in): the JavaScript and CSS a browser
+ * downloads, compressed as the server sends them (brotli), then mobile Lighthouse performance (its
+ * default phone emulation and throttling), the median of three runs with its LCP and TBT. Both are
+ * printed against the budgets of issue 24 and the figures measured before it (decision 032).
+ * TRANSFER_LIGHTHOUSE=0 skips Lighthouse; TRANSFER_FILES=1 lists every file with its size.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
+import { chromium, type BrowserContext } from '@playwright/test';
+import lighthouse from 'lighthouse';
 
 const root = path.resolve(import.meta.dirname, '../..');
 if (!fs.existsSync(path.join(root, 'dist/server/main.js'))) {
   console.error('Run `npm run build` first.');
   process.exit(1);
 }
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const runLighthouse = process.env.TRANSFER_LIGHTHOUSE !== '0';
+const RUNS = 3;
+
+/** Issue 24's budgets, and what the same measures gave before the work on it. */
+const PAGES = {
+  landing: { jsBudget: 90, before: { js: 122.6, score: 91, lcp: 2.5, tbt: 260 }, scoreBudget: 95 },
+  dashboard: { jsBudget: 140, before: { js: 178.5, score: 80, lcp: 3.2, tbt: 470 }, scoreBudget: 90 },
+} as const;
+type PageName = keyof typeof PAGES;
+
 const port = 3190 + Math.floor(Math.random() * 9);
 const base = `http://127.0.0.1:${port}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-transfer-'));
@@ -29,17 +42,70 @@ const server = spawn(process.execPath, ['dist/server/main.js'], {
   stdio: 'inherit',
 });
 
-function bytesOnWire(url: string, encoding: string): Promise<{ bytes: number; encoding: string }> {
+function bytesOnWire(url: string, cookie: string): Promise<number> {
   return new Promise((resolve, reject) => {
     http
-      .get(url, { headers: { 'accept-encoding': encoding } }, (res) => {
+      .get(url, { headers: { 'accept-encoding': 'br, gzip', cookie } }, (res) => {
         let bytes = 0;
         res.on('data', (c: Buffer) => (bytes += c.length));
-        res.on('end', () => resolve({ bytes, encoding: String(res.headers['content-encoding'] ?? 'identity') }));
+        res.on('end', () => resolve(bytes));
       })
       .on('error', reject);
   });
 }
+
+const kib = (n: number) => n / 1024;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** JS and CSS bytes (brotli) of every file the page loads until the network is idle. */
+async function transfer(context: BrowserContext, url: string, ready: string, cookie: string) {
+  const page = await context.newPage();
+  const files = new Map<string, 'script' | 'stylesheet'>();
+  page.on('response', (res) => {
+    const type = res.request().resourceType();
+    if (res.url().startsWith(base) && (type === 'script' || type === 'stylesheet')) files.set(res.url(), type);
+  });
+  await page.goto(url);
+  await page.getByText(ready).first().waitFor();
+  await page.waitForLoadState('networkidle');
+  await page.close();
+  let js = 0;
+  let css = 0;
+  for (const [file, type] of files) {
+    const bytes = await bytesOnWire(file, cookie);
+    if (process.env.TRANSFER_FILES === '1') console.log(`  ${kib(bytes).toFixed(1).padStart(6)}  ${new URL(file).pathname}`);
+    if (type === 'script') js += bytes;
+    else css += bytes;
+  }
+  return { js: kib(js), css: kib(css), files: files.size };
+}
+
+async function lighthouseRuns(url: string, cookie: string, debugPort: number) {
+  const runs: Array<{ score: number; lcp: number; tbt: number }> = [];
+  for (let i = 0; i < RUNS; i++) {
+    const result = await lighthouse(url, {
+      port: debugPort,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance'],
+      // The session cookie for the dashboard; the storage reset would not clear a header.
+      extraHeaders: cookie ? { cookie } : undefined,
+    });
+    const lhr = result?.lhr;
+    if (!lhr) throw new Error('Lighthouse gave no result');
+    runs.push({
+      score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+      lcp: (lhr.audits['largest-contentful-paint']?.numericValue ?? NaN) / 1000,
+      tbt: lhr.audits['total-blocking-time']?.numericValue ?? NaN,
+    });
+  }
+  return { score: median(runs.map((r) => r.score)), lcp: median(runs.map((r) => r.lcp)), tbt: median(runs.map((r) => r.tbt)), all: runs.map((r) => r.score) };
+}
+
+const debugPort = 9300 + Math.floor(Math.random() * 90);
+const chrome = runLighthouse
+  ? spawn(chromiumPath, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', `--remote-debugging-port=${debugPort}`, `--user-data-dir=${path.join(dataDir, 'chrome')}`, 'about:blank'], { stdio: 'ignore' })
+  : null;
 
 try {
   for (let i = 0; ; i++) {
@@ -47,50 +113,51 @@ try {
     if (i > 600) throw new Error('server not ready');
     await new Promise((r) => setTimeout(r, 200));
   }
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  const signUp = await fetch(`${base}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ name: 'Bench', email: `bench-${Date.now()}@example.com`, password: 'password123' }),
   });
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-  const page = await context.newPage();
-  const loaded = new Set<string>();
-  page.on('response', (res) => {
-    const type = res.request().resourceType();
-    if (res.url().startsWith(base) && ['document', 'script', 'stylesheet'].includes(type)) loaded.add(res.url());
-  });
+  if (!signUp.ok) throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
+  const sessionCookie = signUp.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
 
-  async function measure(label: string, visit: () => Promise<void>) {
-    loaded.clear();
-    await visit();
-    await page.waitForLoadState('networkidle');
-    let plain = 0;
-    let packed = 0;
-    const encodings = new Set<string>();
-    for (const url of loaded) {
-      plain += (await bytesOnWire(url, 'identity')).bytes;
-      const c = await bytesOnWire(url, 'br, gzip');
-      packed += c.bytes;
-      encodings.add(c.encoding);
-    }
-    const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-    console.log(
-      `${label.padEnd(10)} ${String(loaded.size).padStart(2)} files  uncompressed ${kb(plain).padStart(9)}  compressed ${kb(packed).padStart(8)} (${[...encodings].join('/')})  ratio ${(plain / packed).toFixed(2)}x`,
-    );
-  }
-
-  await measure('landing', async () => {
-    await page.goto(`${base}/`);
-    await page.getByText('Built for creators and professionals').waitFor();
-  });
-  await measure('dashboard', async () => {
-    const email = `bench-${Date.now()}@example.com`;
-    const res = await context.request.post(`${base}/api/auth/sign-up/email`, { data: { name: 'Bench', email, password: 'password123' } });
-    if (!res.ok()) throw new Error(`sign-up failed: ${res.status()} ${await res.text()}`);
-    await page.goto(`${base}/dashboard`);
-    await page.getByRole('heading', { name: 'AI Tools', exact: true }).waitFor();
-  });
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  const signedOut = await browser.newContext();
+  const signedIn = await browser.newContext();
+  await signedIn.addCookies(sessionCookie.split('; ').map((c) => ({ name: c.split('=')[0]!, value: c.slice(c.indexOf('=') + 1), url: base })));
+  const measured = {
+    landing: { ...(await transfer(signedOut, `${base}/`, 'Built for creators and professionals', '')), cookie: '' },
+    dashboard: { ...(await transfer(signedIn, `${base}/dashboard`, 'AI Tools', sessionCookie)), cookie: sessionCookie },
+  };
   await browser.close();
+
+  const f = (n: number) => n.toFixed(1).padStart(6);
+  console.log('JavaScript and CSS, brotli, KiB (files loaded until the network is idle)');
+  console.log('page        JS   budget   before     CSS  files');
+  for (const name of Object.keys(PAGES) as PageName[]) {
+    const m = measured[name];
+    const p = PAGES[name];
+    console.log(`${name.padEnd(10)}${f(m.js)} ${m.js <= p.jsBudget ? '<=' : ' >'}${String(p.jsBudget).padStart(4)}   ${f(p.before.js)}  ${f(m.css)}  ${String(m.files).padStart(5)}`);
+  }
+  if (chrome) {
+    for (let i = 0; ; i++) {
+      if (await fetch(`http://127.0.0.1:${debugPort}/json/version`).then((r) => r.ok).catch(() => false)) break;
+      if (i > 100) throw new Error('Chromium did not open its debugging port');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    console.log(`\nMobile Lighthouse performance, median of ${RUNS} (before: the same measure before issue 24's work)`);
+    console.log('page       score  budget  before   LCP s  before   TBT ms  before   runs');
+    for (const name of Object.keys(PAGES) as PageName[]) {
+      const url = name === 'landing' ? `${base}/` : `${base}/dashboard`;
+      const r = await lighthouseRuns(url, measured[name].cookie, debugPort);
+      const p = PAGES[name];
+      console.log(
+        `${name.padEnd(10)} ${String(r.score).padStart(5)}  ${r.score >= p.scoreBudget ? '>=' : ' <'}${String(p.scoreBudget).padStart(3)}  ${String(p.before.score).padStart(6)}  ${r.lcp.toFixed(2).padStart(6)}  ${p.before.lcp.toFixed(1).padStart(6)}  ${String(Math.round(r.tbt)).padStart(7)}  ${String(p.before.tbt).padStart(6)}   ${r.all.join(' ')}`,
+      );
+    }
+  }
 } finally {
+  chrome?.kill('SIGTERM');
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));
   fs.rmSync(dataDir, { recursive: true, force: true });

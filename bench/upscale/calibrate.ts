@@ -1,8 +1,8 @@
 /**
- * Calibrates models.ts (ESRGAN_COST_ONNX / _WASM; MAXIM for reference): CPU seconds
+ * Calibrates models.ts (ESRGAN_COST_ONNX / _WASM): CPU seconds
  * per input megapixel of each model pass on one worker, on a photo-like tile.
  * `npx tsx bench/upscale/calibrate.ts` (CPU time, so other load matters little).
- * Env: BENCH_BACKENDS (default 'onnx,wasm'), BENCH_MAXIM=0 skips MAXIM.
+ * Env: BENCH_BACKENDS (default 'onnx,wasm'), BENCH_MODELS (default 'slim,medium,thick').
  */
 import type { AiBackend } from '../../src/server/providers/ai/local/pool.js';
 import { TfWorkerPool } from '../../src/server/providers/ai/local/pool.js';
@@ -15,12 +15,12 @@ async function main() {
   for (const backend of (process.env.BENCH_BACKENDS ?? 'onnx,wasm').split(',') as AiBackend[]) {
     const pool = new TfWorkerPool({ size: 1, idleMs: 600_000, backend });
     await pool.warmup();
-    const measure = async (kind: 'esrgan' | 'maxim', model: string, scale: number, n: number) => {
+    const measure = async (model: string, scale: number, n: number) => {
       const t = tile(n);
-      await pool.run({ kind, model, scale, width: n, height: n, data: new Uint8Array(t.data) }); // load + warm
+      await pool.run({ kind: 'esrgan', model, scale, width: n, height: n, data: new Uint8Array(t.data) }); // load + warm
       const c0 = process.cpuUsage();
       const w0 = performance.now();
-      await pool.run({ kind, model, scale, width: n, height: n, data: new Uint8Array(t.data) });
+      await pool.run({ kind: 'esrgan', model, scale, width: n, height: n, data: new Uint8Array(t.data) });
       const c = process.cpuUsage(c0);
       const cpu = (c.user + c.system) / 1e6;
       console.log(
@@ -28,8 +28,7 @@ async function main() {
       );
     };
     for (const m of (process.env.BENCH_MODELS ?? 'slim,medium,thick').split(','))
-      for (const s of [2, 3, 4, 8]) await measure('esrgan', `esrgan-${m}`, s, m === 'thick' || s === 8 ? 96 : 160);
-    if (backend === 'wasm' && process.env.BENCH_MAXIM !== '0') await measure('maxim', 'maxim-denoising', 1, 256);
+      for (const s of [2, 3, 4, 8]) await measure(`esrgan-${m}`, s, m === 'thick' || s === 8 ? 96 : 160);
     await pool.close();
   }
 }

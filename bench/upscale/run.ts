@@ -296,7 +296,7 @@ async function main() {
       );
       await ai.close();
     }
-    // Restore (MAXIM + SR) on typical inputs, fresh workers (cold) then warm.
+    // Restore on typical inputs, fresh workers (cold) then warm.
     if (!RESTORE) return;
     console.log('\nRestore through createLocalAiProvider().restoreImage (spec estimate 30-60 s):');
     const noisy = await scene(1, 512, 384);

@@ -7,7 +7,7 @@
 import sharp from 'sharp';
 import type { RawImage } from '../../src/server/providers/ai/local/resample.js';
 
-function svgScene(kind: number, w: number, h: number): string {
+export function svgScene(kind: number, w: number, h: number): string {
   const open = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 256 256" preserveAspectRatio="none">`;
   const noise = (id: string, freq: number, oct: number, seed: number, type = 'fractalNoise') =>
     `<filter id="${id}" x="0" y="0" width="100%" height="100%"><feTurbulence type="${type}" baseFrequency="${freq}" numOctaves="${oct}" seed="${seed}"/><feColorMatrix type="saturate" values="0"/></filter>`;

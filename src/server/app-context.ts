@@ -1,9 +1,11 @@
+import path from 'node:path';
 import type { Config } from './config.js';
 import type { Db } from './db/db.js';
 import { AuthService } from './features/auth/auth.service.js';
 import { EnergyService } from './features/energy/energy.service.js';
 import { ReferralsService } from './features/referrals/referrals.service.js';
 import { PaymentsService } from './features/payments/payments.service.js';
+import { PurchasesService } from './features/payments/purchases.service.js';
 import { createCheckoutGateway } from './providers/payments/create-gateway.js';
 import { ToolsService } from './features/tools/tools.service.js';
 import type { ToolMediaPort } from './features/tools/tool-media.js';
@@ -30,6 +32,8 @@ import { createMailTransport } from './features/mail/mail-transport.js';
 import { AccountService, exportInlineMaxBytes } from './features/account/account.service.js';
 import { BatchesService } from './features/batches/batches.service.js';
 import { EstimatesService } from './features/estimates/estimates.service.js';
+import { SharesService } from './features/shares/shares.service.js';
+import { WelcomeGrants } from './features/energy/welcome-grant.js';
 
 import type { Logger as PinoLogger } from 'pino';
 
@@ -56,6 +60,8 @@ export interface Services {
   limiter: Limiter;
   library: LibraryService;
   payments: PaymentsService;
+  /** Purchase history, receipts and the admin's purchase list (decision 028). */
+  purchases: PurchasesService;
   apiKeys: ApiKeysService;
   webhooks: WebhooksService;
   /** The tools the product offers: the one list routes, worker, prices and OpenAPI read. */
@@ -66,6 +72,8 @@ export interface Services {
   tools: ToolsService;
   /** Batch Processing: many runs of one tool in one call. */
   batches: BatchesService;
+  /** Public share links of library results. */
+  shares: SharesService;
   queue: JobQueue;
   /** The AI provider that runs each tool. */
   ai: AiProviders;
@@ -100,11 +108,14 @@ export function createServices(config: Config, db: Db, log: Logger, opts: Servic
   const tools = new ToolsService(db, energy, pricing, queue, (opts.media ?? libraryMediaPort)(library), realtime, registry, (tool, input) =>
     tool.refuse(ai.providerFor(tool.endpoint), input),
   );
+  tools.maxOpenRunsPerUser = config.USER_OPEN_RUNS;
   const mail = new MailService(db, createMailTransport(config), queue, config.publicUrl, log);
+  const welcome = new WelcomeGrants(energy, config.EMAIL_VERIFICATION);
   const account = new AccountService(db, mail, library.storage, limiter, queue, tools, {
     publicUrl: config.publicUrl,
     emailVerification: config.EMAIL_VERIFICATION,
     exportInlineMaxBytes: exportInlineMaxBytes(config.EXPORT_INLINE_MAX_MB),
+    welcome,
   }, log);
   const batches = new BatchesService(db, tools, pricing, energy, library, realtime, new EstimatesService(db), {
     // A user's batch items run this many at once: what the time left is divided by.
@@ -112,7 +123,7 @@ export function createServices(config: Config, db: Db, log: Logger, opts: Servic
     log,
   });
   return {
-    auth: new AuthService(db, config.ADMIN_EMAILS, referrals, log, limiter, authLimitsOf(config), apiKeys),
+    auth: new AuthService(db, config.ADMIN_EMAILS, referrals, log, limiter, authLimitsOf(config), apiKeys, welcome),
     limiter,
     apiKeys,
     webhooks: new WebhooksService(db, new SafeFetcher({ allowPrivate: config.FETCH_ALLOW_PRIVATE_HOSTS, userAgent: 'PixelRush-Webhooks/1.0' }), {
@@ -125,15 +136,22 @@ export function createServices(config: Config, db: Db, log: Logger, opts: Servic
     energy,
     pricing,
     settings: new SettingsService(db, realtime),
-    admin: new AdminService(db, energy, realtime, log),
+    admin: new AdminService(db, energy, realtime, log, tools),
     realtime,
     library,
     mail,
     account,
     payments: new PaymentsService(db, energy, pricing, createCheckoutGateway(config, db), config, log),
+    purchases: new PurchasesService(db, energy),
     registry,
     tools,
     batches,
+    shares: new SharesService(db, library, library.storage, limiter, log, {
+      publicUrl: config.publicUrl,
+      tmpDir: path.join(config.dataDir, 'tmp'),
+      perLinkPerMinute: config.SHARE_REQUESTS_PER_LINK_PER_MINUTE,
+      perAddressPerMinute: config.SHARE_REQUESTS_PER_IP_PER_MINUTE,
+    }),
     queue,
     ai,
   };

@@ -1,4 +1,5 @@
 import { bootContext, configOrExit } from './boot.js';
+import { DependencyError } from './lifecycle/dependency-checks.js';
 import { DataDirBusyError } from './db/data-dir-lock.js';
 import { AppError } from './http/errors.js';
 import { backupCommand, restoreCommand } from './ops/backup-commands.js';
@@ -71,7 +72,7 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((err) => {
-  if (err instanceof DataDirBusyError || err instanceof AppError || err instanceof RestoreError || err instanceof MigrateToError) {
+  if (err instanceof DataDirBusyError || err instanceof DependencyError || err instanceof AppError || err instanceof RestoreError || err instanceof MigrateToError) {
     console.error(err.message);
   } else {
     console.error(err);

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +12,8 @@ import { PRODUCT_NAME } from '../shared/constants.js';
  * The one place that reads process.env. Parsed once at boot; a wrong setting
  * stops the app with a message naming the setting.
  */
-const DEV_SECRET = 'dev-only-insecure-secret-change-me';
+/** Where an embedded install keeps the secret it made for itself (owner-only). */
+const SECRET_FILE = 'app-secret';
 
 const csv = z
   .string()
@@ -37,8 +40,11 @@ const envSchema = z
       .url()
       .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// URL')
       .optional(),
-    /** Secret for signing (file URLs, test checkout events). */
-    APP_SECRET: z.string().min(1).default(DEV_SECRET),
+    /**
+     * Secret for signing (file URLs, test checkout events, backup tokens). No default value:
+     * an embedded install makes its own (see secretOf); a database server needs one given.
+     */
+    APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     ADMIN_EMAILS: csv,
     /** Public origin used for redirects (payments); defaults to http://HOST:PORT. */
     PUBLIC_URL: z.string().url().optional(),
@@ -55,6 +61,11 @@ const envSchema = z
     S3_SECRET_ACCESS_KEY: z.string().optional(),
     /** Path-style bucket URLs; defaults to true when S3_ENDPOINT is set (MinIO, R2, ...). */
     S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
+    /**
+     * Where browsers fetch library files: 'bucket' (presigned links to S3_ENDPOINT, which browsers
+     * must reach) or 'app' (this app's signed links; it streams the bytes from a private bucket).
+     */
+    S3_LINKS: z.enum(['bucket', 'app']).default('bucket'),
     /** Lifetime of signed file links (default 1 hour). */
     SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(3600),
     /** Upload limits in MB (requirements §9: image 10, video 100). */
@@ -97,18 +108,30 @@ const envSchema = z
     SIGNUP_PER_IP_PER_HOUR: z.coerce.number().int().min(0).default(20),
     /** Library uploads per user an hour. */
     UPLOADS_PER_HOUR: z.coerce.number().int().min(0).default(100),
+    /** Converted downloads ('Download as JPEG') per user a minute: each is a decode and an encode. */
+    CONVERSIONS_PER_MINUTE: z.coerce.number().int().min(0).default(30),
     /** URL imports per user an hour. */
     URL_IMPORTS_PER_HOUR: z.coerce.number().int().min(0).default(50),
     /** Outbound URL fetches one user may have running at once. */
     URL_FETCHES_AT_ONCE: z.coerce.number().int().min(0).default(3),
+    /** Seconds a tool run may spend fetching its URL source (it holds a worker slot meanwhile); URL imports keep 20 s. */
+    SOURCE_FETCH_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
     /** Tool runs a user may start a minute (on top of USER_CONCURRENCY). */
     TOOL_RUNS_PER_MINUTE: z.coerce.number().int().min(0).default(20),
+    /** Single runs of one user waiting or running at once (0: no cap); a run past it is refused before it is charged. */
+    USER_OPEN_RUNS: z.coerce.number().int().min(0).default(6),
     /** Library storage per user, in MB. */
     STORAGE_QUOTA_MB: z.coerce.number().min(0).default(5120),
+    /** Requests (page or file) one public share link answers a minute, from everyone together. */
+    SHARE_REQUESTS_PER_LINK_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
+    /** Requests for share pages and their files one address may make a minute. */
+    SHARE_REQUESTS_PER_IP_PER_MINUTE: z.coerce.number().int().min(0).default(300),
     /** Calls a minute one personal API key may make (0 = no limit); shared by every process. */
     API_KEY_CALLS_PER_MINUTE: z.coerce.number().int().min(0).default(120),
     /** First retry delay of a failed webhook delivery; later ones double (up to 2 h), for up to 24 h. */
     WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+    /** At start: how long to keep trying an unreachable database server or storage before giving up. */
+    STARTUP_WAIT_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
     /** On SIGTERM: seconds running tool jobs get to finish before they go back to the queue. */
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(25),
     /** /metrics on the app's port needs `Authorization: Bearer <METRICS_TOKEN>`; off when neither this nor METRICS_PORT is set. */
@@ -191,18 +214,29 @@ const envSchema = z
         });
       }
     }
-    if (env.NODE_ENV === 'production' && (env.APP_SECRET === DEV_SECRET || env.APP_SECRET.length < 32)) {
+    // No mail can leave, so nobody could ever confirm an address: every new account would be stuck.
+    if (env.EMAIL_VERIFICATION && !env.SMTP_URL && !outboxOn(env, exposure)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['EMAIL_VERIFICATION'],
+        message: 'is on but no mail can be sent (set SMTP_URL, or MAIL_OUTBOX=on to read mails at /dev/outbox): no new account could ever be confirmed',
+      });
+    }
+    if (env.DATABASE_URL && !env.APP_SECRET) {
       ctx.addIssue({
         code: 'custom',
         path: ['APP_SECRET'],
-        message: 'a real secret of at least 32 characters is required when NODE_ENV=production',
+        message: 'required with DATABASE_URL: give every app and worker process the same secret of 32+ characters',
       });
     }
   });
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Env {
+export interface Config extends Omit<Env, 'APP_SECRET'> {
+  APP_SECRET: string;
+  /** Where the embedded install keeps the secret it made (null when APP_SECRET is given). */
+  appSecretFile: string | null;
   dataDir: string;
   publicUrl: string;
   isProduction: boolean;
@@ -241,10 +275,13 @@ export function parseConfig(source: Record<string, string | undefined> = process
   const payments = paymentsOf(env);
   const publicUrl = (env.PUBLIC_URL ?? `http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}`).replace(/\/$/, '');
   // The outbox shows every reset link to whoever opens it: never on its own where strangers can reach the site.
-  const mailOutbox = env.MAIL_OUTBOX === 'on' || (env.MAIL_OUTBOX === 'auto' && isExplicitDev(env) && exposure === null);
+  const mailOutbox = outboxOn(env, exposure);
+  const dataDir = path.resolve(env.DATA_DIR);
   return {
     ...env,
-    dataDir: path.resolve(env.DATA_DIR),
+    APP_SECRET: env.APP_SECRET ?? secretOf(dataDir),
+    appSecretFile: env.APP_SECRET ? null : path.join(dataDir, SECRET_FILE),
+    dataDir,
     publicUrl,
     isProduction: env.NODE_ENV === 'production',
     aiProviders: aiProvidersOf(env),
@@ -260,6 +297,38 @@ export function parseConfig(source: Record<string, string | undefined> = process
     mailOutbox,
     mailFrom: env.MAIL_FROM ?? `${PRODUCT_NAME} <no-reply@${new URL(publicUrl).hostname}>`,
   };
+}
+
+/**
+ * The embedded install's own secret: made at random on first start and kept in
+ * the data directory, readable by its owner only, so it survives restarts
+ * (signed links stay valid) and is never a value anyone else knows. Written to
+ * a temporary file and linked into place, so two processes starting at once
+ * both end up with the one that won, never a half-written file.
+ */
+function secretOf(dataDir: string): string {
+  const file = path.join(dataDir, SECRET_FILE);
+  const read = () => {
+    const text = fs.readFileSync(file, 'utf8').trim();
+    if (text.length < 32) throw new ConfigError(`Invalid configuration:\n  APP_SECRET: ${file} is damaged (delete it to make a new one; signed links end)`);
+    return text;
+  };
+  if (fs.existsSync(file)) return read();
+  fs.mkdirSync(dataDir, { recursive: true });
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  fs.writeFileSync(tmp, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    fs.linkSync(tmp, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+  return read();
+}
+
+function outboxOn(env: Env, exposure: string | null): boolean {
+  return env.MAIL_OUTBOX === 'on' || (env.MAIL_OUTBOX === 'auto' && isExplicitDev(env) && exposure === null);
 }
 
 /** Development is explicit: the npm scripts set NODE_ENV; a bare start sets nothing. */

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bootContext, bootMetrics, bootToolRuntime, configOrExit, logFfmpeg } from './boot.js';
+import { bootContext, bootMetrics, bootToolRuntime, checkDependencies, configOrExit, exitOnStartupError, logFfmpeg } from './boot.js';
 import { buildApp } from './http/app.js';
-import { DataDirBusyError } from './db/data-dir-lock.js';
 import { exitAfterDrain } from './lifecycle/shutdown.js';
 import { PRODUCT_NAME } from '../shared/constants.js';
 
@@ -14,13 +13,8 @@ const LISTEN_BACKLOG = 4096;
 async function main() {
   const startedAt = performance.now();
   const config = configOrExit();
-  const ctx = await bootContext(config).catch((err) => {
-    if (err instanceof DataDirBusyError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  });
+  const ctx = await bootContext(config);
+  await checkDependencies(ctx);
   logFfmpeg(ctx);
   await ctx.services.auth.applyAdminEmails();
   const runtime = await bootToolRuntime(ctx, config.RUN_WORKERS);
@@ -34,7 +28,7 @@ async function main() {
   });
 
   // Expired sessions, throttle history, reset and confirmation tokens.
-  const tidy = () => Promise.all([ctx.services.auth.housekeeping(), ctx.services.account.housekeeping()]);
+  const tidy = () => Promise.all([ctx.services.auth.housekeeping(), ctx.services.account.housekeeping(), ctx.services.shares.sweep()]);
   const housekeeping = setInterval(() => void tidy().catch(() => {}), 10 * 60_000);
   housekeeping.unref();
 
@@ -63,7 +57,4 @@ async function main() {
   );
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().catch(exitOnStartupError);

@@ -1,4 +1,4 @@
-import { bootContext, bootMetrics, bootToolRuntime, configOrExit, logFfmpeg } from './boot.js';
+import { bootContext, bootMetrics, bootToolRuntime, checkDependencies, configOrExit, exitOnStartupError, logFfmpeg } from './boot.js';
 import { exitAfterDrain } from './lifecycle/shutdown.js';
 
 /**
@@ -16,6 +16,7 @@ async function main() {
     process.exit(1);
   }
   const ctx = await bootContext(config);
+  await checkDependencies(ctx);
   logFfmpeg(ctx);
   const runtime = await bootToolRuntime(ctx, true);
   const metrics = await bootMetrics(ctx, false);
@@ -33,7 +34,4 @@ async function main() {
   ctx.log.info({ concurrency: config.workerConcurrency }, 'worker started');
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().catch(exitOnStartupError);

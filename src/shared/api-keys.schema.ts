@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageSchema } from './page.schema.js';
-import { hasVisibleCharacter } from './auth.schema.js';
+import { hasVisibleCharacter } from './registration.js';
 
 /** Keys start with this, so a leaked one is easy to recognise (and to scan for). */
 export const API_KEY_PREFIX = 'prk_';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { countedPageSchema } from './page.schema.js';
+import { BATCH_MAX_ITEMS, BATCH_TOOLS, batchMessages } from './batch.rules.js';
 
 /**
  * Batch Processing: one image tool, its settings, and up to 100 library
@@ -7,28 +8,7 @@ import { countedPageSchema } from './page.schema.js';
  * refunded on its own, in the same ledger as single runs).
  */
 
-export const BATCH_MAX_ITEMS = 100;
-
-/** The tools a batch can run (one prompt for the editor, applied to every image). */
-export const BATCH_TOOLS = ['fal-upscaler', 'fal-image-restore', 'fal-image-editor'] as const;
-export type BatchTool = (typeof BATCH_TOOLS)[number];
-
-export const batchMessages = {
-  toolRequired: 'Choose a tool for the batch',
-  noImages: 'Choose at least one image',
-  tooManyImages: `A batch can hold at most ${BATCH_MAX_ITEMS} images`,
-  duplicateImages: 'Each image can appear only once in a batch',
-  notFound: 'Batch not found',
-  nothingToCancel: 'Nothing is waiting to start in this batch',
-  nothingToRetry: 'No failed images to retry in this batch',
-  nothingToDownload: 'No finished images to download yet',
-  /** Shown when the balance covers only part of the batch. */
-  partial: (affordable: number, total: number) => `Your balance covers ${affordable} of ${total} images`,
-  coversNone: 'Your balance does not cover any image of this batch',
-  imageNotFound: 'One of the chosen images is no longer in your library',
-  notAnImage: 'A batch runs on images only: remove the videos from the selection',
-  imageNotReady: 'One of the chosen images is still being processed',
-} as const;
+export { BATCH_MAX_ITEMS, BATCH_TOOLS, batchMessages, type BatchTool } from './batch.rules.js';
 
 /** POST /api/batches and POST /api/batches/estimate. */
 export const batchRequest = z.object({

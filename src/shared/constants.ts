@@ -25,6 +25,10 @@ export const RESET_REQUESTS_PER_ADDRESS = 3;
 export const RESET_REQUESTS_PER_IP = 10;
 /** Current-password checks (change password, delete account) per account per minute. */
 export const PASSWORD_CHECKS_PER_MINUTE = 10;
+/** Setting a new password with a reset link, counted like sign-in: per address (minute and hour) and per account. */
+export const RESET_ATTEMPTS_PER_IP_PER_MINUTE = 20;
+export const RESET_ATTEMPTS_PER_IP_PER_HOUR = 100;
+export const RESET_ATTEMPTS_PER_ACCOUNT_PER_MINUTE = 10;
 /** A session's "last seen" is written at most this often. */
 export const SESSION_SEEN_INTERVAL_SECONDS = 5 * 60;
 /** What the delete dialog asks the person to type. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-const TRANSACTION_TYPES = ['spend', 'purchase', 'refund', 'grant'] as const;
+// reversal / restore / settlement: money after the sale (decision 028); welcome: the welcome grant.
+const TRANSACTION_TYPES = ['spend', 'purchase', 'refund', 'grant', 'reversal', 'restore', 'settlement', 'welcome'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
 /** A row of GET /api/transactions: one ledger entry, newest first. */
@@ -10,8 +11,10 @@ export const energyTransactionSchema = z.object({
   created_at: z.string(),
   type: z.enum(TRANSACTION_TYPES),
   description: z.string(),
-  /** Negative for a spend, positive otherwise. */
+  /** Negative for a spend, a reversal or a settlement, positive otherwise. */
   amount: z.number().int(),
+  /** ENERGY this entry added to (+) or settled of (-) what the user owes; 0 for most entries. */
+  owed_change: z.number().int(),
   job_id: z.string().nullable(),
   payment_id: z.string().nullable(),
   stripe_payment_intent_id: z.string().nullable(),

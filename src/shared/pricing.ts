@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { TOOLS } from './tools.js';
+import { TOOLS } from './tool-catalog.js';
 
 /**
  * Tool prices (requirements §3 admin_tool_pricing, §9 defaults). The server prices
@@ -43,16 +42,3 @@ export function effectiveCost(baseCost: number, discountPercentage: number): num
 export function fallbackCost(tool: string): number {
   return DEFAULT_TOOL_PRICES[tool] ?? UNKNOWN_TOOL_COST;
 }
-
-/** A row of GET /api/pricing. */
-export const toolPricingSchema = z.object({
-  tool_name: z.string(),
-  display_name: z.string(),
-  description: z.string(),
-  base_energy_cost: z.number().int(),
-  discount_percentage: z.number().int(),
-  is_active: z.boolean(),
-  /** What the caller pays: 0 for VIP and admin. */
-  effective_cost: z.number().int(),
-});
-export type ToolPricing = z.infer<typeof toolPricingSchema>;

@@ -14,9 +14,26 @@ const source = {
 };
 
 export const editorResult = z.object({ ...source, prompt_used: z.string() });
+
+/** One kind of damage restore looked for and found, in plain words, and whether it was repaired. */
+export const restoreFinding = z.object({
+  kind: z.enum(['compression', 'noise', 'blur', 'low_light', 'faded']),
+  fixed: z.boolean(),
+  text: z.string(),
+});
+/** What restore found and did; `unchanged`: nothing helped, so the photo came back as it was. */
+export const restoreFindings = z.object({
+  unchanged: z.boolean(),
+  summary: z.string(),
+  found: z.array(restoreFinding),
+});
+export type RestoreFindings = z.infer<typeof restoreFindings>;
+
 export const restoreResult = z.object({
   ...source,
   settings: z.object({ upscaling: z.number(), backbone: z.enum(['edsr', 'rdn']) }),
+  /** Absent for runs recorded before restore said what it found, and for providers that do not say. */
+  findings: restoreFindings.optional(),
 });
 export const upscalerResult = z.object({ ...source, scale_factor: z.number() });
 export const imageToVideoResult = z.object({ ...source, prompt_used: z.string(), duration_seconds: z.number() });
@@ -37,7 +54,13 @@ export const runAnswer = {
 const link = z.string().nullable();
 
 export const editorResponse = z.object({ ...runAnswer, edited_url: link, original_url: z.string(), prompt_used: z.string() });
-export const restoreResponse = z.object({ ...runAnswer, restored_url: link, original_url: z.string(), settings: restoreResult.shape.settings });
+export const restoreResponse = z.object({
+  ...runAnswer,
+  restored_url: link,
+  original_url: z.string(),
+  settings: restoreResult.shape.settings,
+  findings: restoreFindings.nullable(),
+});
 export const upscalerResponse = z.object({ ...runAnswer, upscaled_url: link, original_url: z.string(), scale_factor: z.number() });
 export const imageToVideoResponse = z.object({ ...runAnswer, video_url: link, prompt_used: z.string(), duration_seconds: z.number() });
 export const videoUpscalerResponse = z.object({ ...runAnswer, upscaled_url: link, original_url: z.string(), scale_factor: z.number() });

@@ -7,6 +7,7 @@ import { ffmpegPath } from '../../src/server/providers/ai/local/ffmpeg.js';
 const execFileAsync = promisify(execFile);
 import type { AiProvider, LocalMedia, MediaOutput, RunContext } from '../../src/server/providers/ai/ai-provider.js';
 import { ProviderError } from '../../src/server/providers/ai/ai-provider.js';
+import { interpretEdit } from '../../src/shared/edit-language/interpret.js';
 
 export interface FakeBehaviour {
   /** Milliseconds a run takes (progress is reported along the way). */
@@ -57,7 +58,8 @@ export function createFakeAiProvider(behaviour: FakeBehaviour = {}) {
     editImage: async (i, ctx) => ({ ...(await work('edit', ctx, 'png', i.image)), promptUsed: i.prompt }),
     imageToVideo: async (i, ctx) => ({ ...(await work('i2v', ctx, 'mp4')), promptUsed: i.prompt, durationSeconds: Math.round(i.numFrames / i.framesPerSecond) }),
     upscaleVideo: async (_i, ctx) => ({ ...(await work('vup', ctx, 'mp4')), durationSeconds: 4 }),
-    validateEditPrompt: (prompt) => (/nonsense/i.test(prompt) ? "I couldn't understand that edit. Try 'rotate 90'." : null),
+    // The local editor's real reading (pure): refusals in these tests are the product's own.
+    interpretEdit,
   };
   return provider;
 }

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BUNDLES } from '../../src/shared/bundles.js';
+import { chargeObject } from '../fixtures/stripe-events.js';
 
 export interface FakePrice {
   id: string;
@@ -50,6 +51,8 @@ export function price(id: string, unitAmount: number, extra: Partial<FakePrice> 
 export async function startFakeStripe(opts: { prices?: FakePrice[] } = {}) {
   const prices = new Map((opts.prices ?? bundleCatalogue()).map((p) => [p.id, p]));
   const sessions = new Map<string, FakeSession>();
+  /** Charges by payment intent, made when a session is paid; refunds raise amount_refunded. */
+  const charges = new Map<string, ReturnType<typeof chargeObject>>();
   const requests: { method: string; path: string; body: URLSearchParams; auth: string | undefined; version: string | undefined }[] = [];
   let n = 0;
   const server = http.createServer((req, res) => {
@@ -124,6 +127,24 @@ export async function startFakeStripe(opts: { prices?: FakePrice[] } = {}) {
         const data = [...prices.values()].filter((p) => (keys.length ? p.lookup_key !== null && keys.includes(p.lookup_key) : true));
         return send(200, { object: 'list', url: '/v1/prices', has_more: false, data });
       }
+      if (req.method === 'POST' && url.pathname === '/v1/refunds') {
+        const intent = body.get('payment_intent') ?? '';
+        const charge = charges.get(intent);
+        if (!charge) return fail(400, { code: 'resource_missing', param: 'payment_intent', message: `No such payment_intent: '${intent}'` });
+        const amount = Number(body.get('amount') ?? charge.amount - charge.amount_refunded);
+        if (amount > charge.amount - charge.amount_refunded) {
+          return fail(400, { code: 'amount_too_large', param: 'amount', message: `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${((charge.amount - charge.amount_refunded) / 100).toFixed(2)})` });
+        }
+        Object.assign(charge, chargeObject({ id: charge.id, paymentIntent: intent, amount: charge.amount, amountRefunded: charge.amount_refunded + amount }));
+        return send(200, { id: `re_fake_${++n}`, object: 'refund', amount, charge: charge.id, currency: charge.currency, payment_intent: intent, status: 'succeeded', reason: null, created: 1764002000, metadata: {} });
+      }
+      const chargePath = /^\/v1\/charges\/([^/]+)$/.exec(url.pathname);
+      if (req.method === 'GET' && chargePath) {
+        const id = decodeURIComponent(chargePath[1]);
+        const c = [...charges.values()].find((x) => x.id === id);
+        if (!c) return fail(404, { code: 'resource_missing', param: 'id', message: `No such charge: '${id}'` });
+        return send(200, c);
+      }
       fail(404, { message: `Unrecognized request URL (${req.method}: ${url.pathname}).` });
     });
   });
@@ -140,7 +161,9 @@ export async function startFakeStripe(opts: { prices?: FakePrice[] } = {}) {
       s.payment_status = 'paid';
       s.status = 'complete';
       s.payment_intent = intent;
+      charges.set(intent, chargeObject({ id: `ch_fake_${id}`, paymentIntent: intent, amount: s.amount_total ?? 0, amountRefunded: 0 }));
     },
+    charges,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

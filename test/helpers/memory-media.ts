@@ -1,6 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolMediaPort } from '../../src/server/features/tools/tool-media.js';
+import { AppError } from '../../src/server/http/errors.js';
+import { sourceMessages } from '../../src/shared/messages.js';
 
 /** Tests only: a library stand-in that keeps results in memory, one per job. */
 export function createMemoryMedia() {
@@ -16,6 +18,10 @@ export function createMemoryMedia() {
       const file = path.join(dir, kind === 'video' ? 'in.mp4' : 'in.png');
       await fs.writeFile(file, 'input');
       return { media: { path: file, contentType: kind === 'video' ? 'video/mp4' : 'image/png' }, originalUrl: ref, itemId: null };
+    },
+    async checkSource(_userId, ref, kind) {
+      // 'gone' stands for a source refused before the charge; 'missing' for one that fails during the run.
+      if (ref.includes('gone')) throw new AppError('not_found', sourceMessages.notFound(kind));
     },
     async saveResult(input) {
       const existing = byJob.get(input.jobId);

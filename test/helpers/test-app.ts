@@ -5,6 +5,7 @@ import { createServices, type AppContext } from '../../src/server/app-context.js
 import { buildApp } from '../../src/server/http/app.js';
 import type { Db } from '../../src/server/db/db.js';
 import { openTestDb } from './test-db.js';
+import { openPostgres } from '../../src/server/db/postgres.js';
 import { startToolRuntime, type ToolRuntime } from '../../src/server/jobs/tool-runtime.js';
 import type { AiProvider } from '../../src/server/providers/ai/ai-provider.js';
 import type { ToolMediaPort } from '../../src/server/features/tools/tool-media.js';
@@ -69,6 +70,31 @@ export async function createTestApp(env: Record<string, string> = {}, toolOpts?:
     async close() {
       await app.close();
       await runtime?.stop();
+      await db.close();
+    },
+  };
+}
+
+/**
+ * A second app on the same Postgres schema as `t`, as another server process would be: its own
+ * connection pool, services and memory, sharing only the database. Postgres server pass only.
+ */
+export async function createPeerApp(t: TestApp, env: Record<string, string> = {}): Promise<TestApp> {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('createPeerApp needs DATABASE_URL (two processes share a Postgres server, not an embedded database)');
+  const [{ schema }] = await t.db.query<{ schema: string }>('SELECT current_schema() AS schema');
+  const config: Config = parseConfig({ NODE_ENV: 'test', DATA_DIR: './.tmp/test-data', LOG_LEVEL: 'silent', ...env });
+  const db = await openPostgres({ connectionString: url, schema, max: 10 });
+  const log = pino({ level: 'silent' });
+  const ctx: AppContext = { config, db, log, services: createServices(config, db, log) };
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    ctx,
+    app,
+    db,
+    async close() {
+      await app.close();
       await db.close();
     },
   };

@@ -2,9 +2,19 @@ import { PGlite } from '@electric-sql/pglite';
 import { fromPglite } from 'pg-boss';
 import { withAfterCommit, type Db, type Queryable } from './db.js';
 
+/**
+ * Postgres's default 128 MB of shared buffers sits in the WASM heap, which
+ * never shrinks: about 125 MB of an idle server's memory. The data files are
+ * plain files the OS caches anyway, so 32 MB costs nothing measurable on this
+ * app's queries (checked on scans of 50 000 rows) and the idle process is that
+ * much smaller.
+ */
+const SHARED_BUFFERS = '32MB';
+
 /** Embedded Postgres (WASM) in one directory, or in memory when dataDir is undefined. */
 export async function openPglite(dataDir?: string): Promise<Db> {
-  const pg = await PGlite.create(dataDir ? { dataDir } : {});
+  const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`];
+  const pg = await PGlite.create(dataDir ? { dataDir, startParams } : { startParams });
   const asQueryable = (target: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const res = await target.query<T>(sql, params);

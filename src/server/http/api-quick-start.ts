@@ -27,10 +27,11 @@ Send an \`Idempotency-Key\` header to make retries safe: the same key replays th
 
 ### TypeScript
 
-The repository ships a typed client generated from this document (\`src/client\`, built on openapi-fetch):
+The repository ships a typed client generated from this document: the \`@pixelrush/client\` package in
+\`packages/client\` (built on openapi-fetch, with a README and a runnable example):
 
 \`\`\`ts
-import { createPixelRushClient } from './src/client/pixelrush-client';
+import { createPixelRushClient } from '@pixelrush/client';
 
 const api = createPixelRushClient('https://your-host', process.env.PIXELRUSH_KEY!);
 const { data, error } = await api.POST('/functions/v1/fal-upscaler', {

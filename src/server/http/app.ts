@@ -1,16 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import zlib from 'node:zlib';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
   hasZodFastifySchemaValidationErrors,
-  jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -22,30 +18,39 @@ import { referralsRoutes } from '../features/referrals/referrals.routes.js';
 import { filesRoutes } from '../features/library/files.routes.js';
 import { libraryRoutes } from '../features/library/library.routes.js';
 import { paymentsRoutes } from '../features/payments/payments.routes.js';
+import { purchasesRoutes } from '../features/payments/purchases.routes.js';
 import { testCheckoutRoutes } from '../features/payments/test-checkout.routes.js';
 import { toolsRoutes } from '../features/tools/tools.routes.js';
+import { interpretRoutes } from '../features/tools/interpret.routes.js';
 import { batchesRoutes } from '../features/batches/batches.routes.js';
 import { estimatesRoutes } from '../features/estimates/estimates.routes.js';
 import { profilesRoutes } from '../features/profiles/profiles.routes.js';
 import { pricingRoutes } from '../features/pricing/pricing.routes.js';
 import { settingsRoutes } from '../features/settings/settings.routes.js';
 import { adminRoutes } from '../features/admin/admin.routes.js';
+import { adminJobsRoutes } from '../features/admin-jobs/admin-jobs.routes.js';
+import { adminPurchasesRoutes } from '../features/admin/admin-purchases.routes.js';
 import { realtimeRoutes } from '../realtime/realtime.routes.js';
 import { apiKeysRoutes } from '../features/api-keys/api-keys.routes.js';
 import { registerApiKeyLimit } from '../features/api-keys/api-key-limit.js';
 import { webhooksRoutes } from '../features/webhooks/webhooks.routes.js';
 import { accountRoutes } from '../features/account/account.routes.js';
 import { outboxRoutes } from '../features/mail/outbox.routes.js';
+import { sharesRoutes } from '../features/shares/shares.routes.js';
+import { sharePageRoutes } from '../features/shares/share-page.routes.js';
 import { APP_VERSION } from '../version.js';
-import { PRODUCT_NAME, SESSION_COOKIE } from '../../shared/constants.js';
-import { messages } from '../../shared/messages.js';
+import { inputMessages, messages } from '../../shared/messages.js';
 import { healthResponse, healthUnavailable, notReadyResponse, readyResponse } from '../../shared/health.schema.js';
-import { AppError, ERROR_CODES } from './errors.js';
+import { apiReferenceOptions } from './api-reference.js';
+import { AppError } from './errors.js';
 import { fromFrameworkError } from './framework-errors.js';
 import { registerAuthGuard } from './auth-context.js';
-import { API_QUICK_START } from './api-quick-start.js';
+import { logAccess } from './access-log.js';
+import { within } from '../lifecycle/dependency-checks.js';
+import { openApiOptions } from './openapi.js';
 import { backupRoutes } from '../ops/backup.routes.js';
 import { registerCsrfGuard } from './csrf.js';
+import { registerWebApp } from './web-app.js';
 import { registerInputGuard } from './input-guard.js';
 import { RouteLimits } from '../features/limits/route-limits.js';
 import { REQUEST_ID_HEADER, REQUEST_ID_LOG_KEY, requestIdGenerator, runWithRequestId } from './request-id.js';
@@ -65,16 +70,8 @@ export interface BuildAppOptions {
 }
 
 const API_PREFIXES = ['/api/', '/functions/'];
-/** Where vite writes content-hashed files: safe to cache for good. */
-const ASSETS_DIR = 'assets';
-
-function cacheControlFor(webDir: string, filePath: string): string {
-  const rel = path.relative(webDir, filePath.replace(/\.(br|gz)$/, ''));
-  if (rel.startsWith(`${ASSETS_DIR}${path.sep}`)) return 'public, max-age=31536000, immutable';
-  if (rel.endsWith('.html')) return 'no-cache';
-  return 'public, max-age=3600';
-}
-
+/** A dependency slower than this is as good as down for a load balancer's probe. */
+const READY_TIMEOUT_MS = 3000;
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: false }),
@@ -82,11 +79,16 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
     genReqId: requestIdGenerator(ctx.config.TRUST_PROXY),
-    // Per-request lines only when debugging; errors are always logged.
-    logController: new LogController({
-      disableRequestLogging: ctx.config.LOG_LEVEL !== 'debug' && ctx.config.LOG_LEVEL !== 'trace',
-      requestIdLogLabel: REQUEST_ID_LOG_KEY,
-    }),
+    // Fastify's own two lines per request are replaced by one access-log line (access-log.ts).
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: REQUEST_ID_LOG_KEY }),
+    // Refused before routing (a bad escape such as %ED%A0%80): our shape, never the URL echoed back.
+    frameworkErrors: (err, req, reply) => {
+      void (reply as unknown as FastifyReply)
+        .status(400)
+        .header(REQUEST_ID_HEADER, req.id)
+        .header('cache-control', 'no-store')
+        .send({ error: err.code === 'FST_ERR_BAD_URL' ? inputMessages.malformedUrl : inputMessages.malformedRequest, code: 'bad_request', request_id: req.id });
+    },
   });
   app.addHook('onRequest', (req, reply, done) => {
     reply.header(REQUEST_ID_HEADER, req.id);
@@ -95,6 +97,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   app.addHook('onResponse', async (req, reply) => {
     // The route pattern, never the raw URL: ids in paths would explode the series.
     observeHttp(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    await logAccess(req, reply);
   });
   // Error bodies a route sends itself carry the id as well as those from the error handler.
   app.addHook('preSerialization', async (req, reply, payload) => {
@@ -125,14 +128,17 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     return reply.status(500).send({ error: messages.unexpected, code: 'internal', request_id });
   });
 
-  // Deny by default: every API route says who may call it, or the app does not start.
-  const apiRoutes: { method: unknown; url: string; config?: { auth?: string } }[] = [];
+  // Deny by default: every API route says who may call it, and every documented one what it does,
+  // or the app does not start.
+  const apiRoutes: { method: unknown; url: string; config?: { auth?: string }; schema?: { hide?: boolean; summary?: string } }[] = [];
   app.addHook('onRoute', (route) => {
     if (API_PREFIXES.some((p) => route.url.startsWith(p)) && !route.url.startsWith('/api/docs')) apiRoutes.push(route);
   });
   app.addHook('onReady', async () => {
     const open = apiRoutes.filter((r) => !r.config?.auth).map((r) => `${r.method} ${r.url}`);
     if (open.length) throw new Error(`Routes must declare config.auth: ${open.join(', ')}`);
+    const unnamed = apiRoutes.filter((r) => !r.schema?.hide && !r.schema?.summary?.trim()).map((r) => `${r.method} ${r.url}`);
+    if (unnamed.length) throw new Error(`Documented routes must declare schema.summary: ${unnamed.join(', ')}`);
   });
   // Dynamic text (JSON, the SPA page) at a quick brotli level; built assets come precompressed at the highest.
   await app.register(compress, {
@@ -168,38 +174,11 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     crossOriginEmbedderPolicy: false,
   });
 
-  await app.register(swagger, {
-    openapi: {
-      info: { title: `${PRODUCT_NAME} API`, version: APP_VERSION, description: API_QUICK_START },
-      // A session token or personal API key in the header, or the browser's session cookie.
-      components: {
-        // Every refusal is { error, code, request_id }; code is one of these (the code -> status map in errors.ts).
-        schemas: {
-          ErrorCode: { type: 'string', enum: ERROR_CODES },
-          Error: {
-            type: 'object',
-            required: ['error', 'code'],
-            properties: {
-              error: { type: 'string', description: "The product's words, fit to show to a person" },
-              code: { $ref: '#/components/schemas/ErrorCode' },
-              request_id: { type: 'string' },
-            },
-            additionalProperties: true,
-          },
-        },
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'A session token or a personal API key' },
-          cookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: "The browser's session" },
-        },
-      },
-      security: [{ bearer: [] }, { cookie: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(swagger, openApiOptions(ctx.config.publicUrl));
+  await app.register(swaggerUi, apiReferenceOptions);
 
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get('/api/health', { config: { auth: 'public' }, schema: { tags: ['ops'], response: { 200: healthResponse, 503: healthUnavailable } } }, async (_req, reply) => {
+  r.get('/api/health', { config: { auth: 'public' }, schema: { tags: ['ops'], summary: 'Liveness: the process answers and reaches its database', response: { 200: healthResponse, 503: healthUnavailable } } }, async (_req, reply) => {
     try {
       await ctx.db.query('SELECT 1');
       return { status: 'ok' as const, database: ctx.db.kind, version: APP_VERSION };
@@ -210,16 +189,24 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
 
   // Readiness, unlike liveness, says whether to send traffic here: the schema
   // is current, the queue runs, and the process is not draining.
-  r.get('/api/ready', { config: { auth: 'public' }, schema: { tags: ['ops'], response: { 200: readyResponse, 503: notReadyResponse } } }, async (_req, reply) => {
-    const checks = { database: false, migrations: false, queue: opts.queueReady ? opts.queueReady() : ctx.services.queue.running };
-    try {
-      checks.migrations = (await pendingMigrations(ctx.db)).length === 0;
-      checks.database = true;
-    } catch {
-      /* reported as not ready */
-    }
-    const ready = checks.database && checks.migrations && checks.queue;
-    return ready ? { status: 'ready' as const, checks, version: APP_VERSION } : reply.status(503).send({ status: 'not_ready', checks, version: APP_VERSION });
+  r.get('/api/ready', { config: { auth: 'public' }, schema: { tags: ['ops'], summary: 'Readiness: database and storage reachable, schema current, queue running, not draining', response: { 200: readyResponse, 503: notReadyResponse } } }, async (_req, reply) => {
+    const checks = { database: false, migrations: false, storage: false, queue: opts.queueReady ? opts.queueReady() : ctx.services.queue.running };
+    await Promise.all([
+      within(pendingMigrations(ctx.db), READY_TIMEOUT_MS, 'database').then(
+        (pending) => {
+          checks.database = true;
+          checks.migrations = pending.length === 0;
+        },
+        () => {},
+      ),
+      within(ctx.services.library.storage.check(), READY_TIMEOUT_MS, 'storage').then(
+        () => (checks.storage = true),
+        () => {},
+      ),
+    ]);
+    const failing = Object.entries(checks).filter(([, ok]) => !ok).map(([name]) => name as keyof typeof checks);
+    if (!failing.length) return { status: 'ready' as const, checks, version: APP_VERSION };
+    return reply.status(503).send({ status: 'not_ready', checks, failing, version: APP_VERSION });
   });
 
   const metrics = opts.metrics;
@@ -239,14 +226,20 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(pricingRoutes(ctx));
   await app.register(settingsRoutes(ctx));
   await app.register(adminRoutes(ctx));
+  await app.register(adminJobsRoutes(ctx));
+  await app.register(adminPurchasesRoutes(ctx));
   await app.register(realtimeRoutes(ctx));
   await app.register(referralsRoutes(ctx));
   await app.register(libraryRoutes(ctx));
   await app.register(filesRoutes(ctx));
+  await app.register(sharesRoutes(ctx));
+  await app.register(sharePageRoutes(ctx));
   await app.register(paymentsRoutes(ctx));
+  await app.register(purchasesRoutes(ctx));
   await app.register(apiKeysRoutes(ctx));
   await app.register(webhooksRoutes(ctx));
   await app.register(toolsRoutes(ctx, ctx.services.tools));
+  await app.register(interpretRoutes(ctx));
   await app.register(estimatesRoutes(ctx));
   await app.register(batchesRoutes(ctx));
   if (ctx.config.payments === 'test') await app.register(testCheckoutRoutes(ctx));
@@ -255,29 +248,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(accountRoutes(ctx));
   if (ctx.config.mailOutbox) await app.register(outboxRoutes(ctx));
 
-  const webDir = opts.webDir;
-  const hasWeb = !!webDir && fs.existsSync(path.join(webDir, 'index.html'));
-  if (hasWeb) {
-    // wildcard: files built after start (a rebuild while running) are served too.
-    await app.register(fastifyStatic, {
-      root: webDir!,
-      wildcard: true,
-      index: ['index.html'],
-      // .br / .gz written by the build, chosen by Accept-Encoding.
-      preCompressed: true,
-      cacheControl: false,
-      setHeaders: (res, filePath) => res.header('cache-control', cacheControlFor(webDir!, filePath)),
-    });
-  }
-  app.setNotFoundHandler((req, reply) => {
-    const isApi = API_PREFIXES.some((p) => req.url.startsWith(p)) || req.url === '/api' || req.url.startsWith('/api?');
-    const isAsset = req.url.startsWith(`/${ASSETS_DIR}/`);
-    if (req.method === 'GET' && !isApi && !isAsset && hasWeb) {
-      // The SPA decides which view (dashboard, success, not-found) a path shows.
-      return reply.header('cache-control', 'no-cache').sendFile('index.html', webDir!);
-    }
-    return reply.status(404).send({ error: messages.notFound, code: 'not_found', request_id: req.id });
-  });
+  await registerWebApp(app, { webDir: opts.webDir, publicUrl: ctx.config.publicUrl });
 
   return app;
 }

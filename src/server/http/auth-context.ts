@@ -26,6 +26,12 @@ export function currentUser(req: FastifyRequest, auth: AuthService): Promise<Aut
   return pending;
 }
 
+/** Who made the request, when something already asked (the access log never looks a token up itself). */
+export async function knownUserId(req: FastifyRequest): Promise<string | undefined> {
+  const user = await resolved.get(req)?.catch(() => null);
+  return user?.id;
+}
+
 export async function requireUser(req: FastifyRequest, auth: AuthService): Promise<AuthenticatedUser> {
   const user = await currentUser(req, auth);
   if (!user) {
@@ -41,12 +47,13 @@ export async function requireUser(req: FastifyRequest, auth: AuthService): Promi
 
 /**
  * What a personal API key may do: the product's work (tools, library, jobs,
- * batches, invites) and reads. Never account, admin or key management: a
- * leaked key must not be able to lock its owner out or mint more keys.
+ * batches, invites) and reads. Never account, admin, key management or
+ * buying ENERGY: a leaked key must not be able to lock its owner out, mint
+ * more keys or pay with the owner's card; checkout is for a browser session.
  * An allow-list, so a route added later is closed to keys until listed here.
  */
 const API_KEY_ROUTES: RegExp[] = [
-  /^\/functions\/v1\/(?!admin-)/,
+  /^\/functions\/v1\/(?!admin-|stripe-checkout)/,
   /^\/api\/(library|jobs|files|batches|invites)(\/|$)/,
   /^\/api\/(me|transactions|pricing|plans|bundles|subscription|events|referrals|webhook-deliveries)$/,
 ];

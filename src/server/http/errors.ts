@@ -12,6 +12,8 @@ export const errorStatus = {
   insufficient_energy: 402,
   forbidden: 403,
   email_unverified: 403,
+  /** The account was suspended by an admin: sign-in and every run are refused. */
+  account_suspended: 403,
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,

@@ -149,6 +149,15 @@ export class JobQueue {
     run.finally(() => this.inFlight.delete(run)).catch(() => {});
   }
 
+  /**
+   * Resolves when every handler running in this process has returned: after a
+   * cancel or a sweep, the moment a worker has finished with a run (saved or
+   * thrown its result away), which tests wait on instead of sleeping.
+   */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
   /** Started and not stopping: what readiness reports. */
   get running(): boolean {
     return !!this.started && !this.stopped;

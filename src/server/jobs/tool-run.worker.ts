@@ -9,6 +9,7 @@ import type { ToolMediaPort } from '../features/tools/tool-media.js';
 import { InvalidResultError } from '../tools/tool-definition.js';
 import { BATCH_RUN_QUEUE, TOOL_RUN_QUEUE, type JobQueue, type ToolRunMessage } from './queue.js';
 import { observeToolRun, type JobOutcome } from '../observability/metrics.js';
+import type { RunErrorCode } from '../../shared/admin-jobs.schema.js';
 
 export interface WorkerDeps {
   queue: JobQueue;
@@ -47,7 +48,7 @@ export async function startToolWorkers(deps: WorkerDeps): Promise<void> {
       {
         batchSize: 1,
         localConcurrency: concurrency,
-        groupConcurrency: deps.perUserConcurrency,
+        groupConcurrency: perUserSlots(deps.perUserConcurrency, concurrency),
         pollingIntervalSeconds: 1,
       },
       async ([message]) => {
@@ -64,6 +65,15 @@ export async function startToolWorkers(deps: WorkerDeps): Promise<void> {
     );
     deps.queue.workerIds.push(id);
   }
+}
+
+/**
+ * Slots one user may hold on a queue: never every slot of a process that has more than one, so
+ * one user's queued or hanging runs leave a slot for everyone else. A lone user on a two-slot
+ * process runs one at a time (the price of that promise; see decision 027).
+ */
+function perUserSlots(perUser: number, processSlots: number): number {
+  return processSlots > 1 ? Math.min(perUser, processSlots - 1) : perUser;
 }
 
 class Cancelled extends Error {}
@@ -92,7 +102,7 @@ export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps, stop
   if (!definition) {
     // A run of a tool this build does not have (removed since): end it, refunded.
     log.warn({ jobId: queued.id, tool: queued.tool }, 'run of an unknown tool');
-    await tools.settleFailure(queued.id, 'failed', toolErrors.unknownTool);
+    await tools.settleFailure(queued.id, 'failed', toolErrors.unknownTool, { code: 'unknown_tool' });
     return;
   }
   const provider = deps.providerFor(definition.endpoint);
@@ -161,6 +171,7 @@ export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps, stop
       originalName: generatedName(tool.output === 'video' ? 'Video' : 'Image', prompt ?? tool.label),
       originalImageUrl: source.originalUrl,
       prompt,
+      sourceItemId: source.itemId,
     });
     outcome = (await tools.settleSuccess(job, result, itemId)) ? 'succeeded' : 'canceled';
   } catch (err) {
@@ -177,7 +188,8 @@ export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps, stop
     }
     if (controller.signal.aborted) {
       outcome = 'timed_out';
-      await tools.settleFailure(job.id, 'failed', toolErrors.timedOut);
+      log.warn({ jobId: job.id, tool: job.tool, error_code: 'timed_out' }, 'tool run failed: timed_out');
+      await tools.settleFailure(job.id, 'failed', toolErrors.timedOut, { code: 'timed_out' });
       return;
     }
     const retryable = !(err instanceof ProviderError) || err.retryable;
@@ -186,11 +198,14 @@ export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps, stop
       log.warn({ err, jobId: job.id, attempt: job.attempts }, 'tool run failed; will retry');
       throw err;
     }
-    // A refused input or a model's own refusal is the user's to fix: no stack trace needed.
-    if (err instanceof InvalidResultError) log.error({ jobId: job.id, detail: err.detail }, 'provider result refused by the result schema');
-    else if (err instanceof ProviderError) log.info({ jobId: job.id, reason: err.message }, 'tool run failed');
-    else log.warn({ err, jobId: job.id }, 'tool run failed');
-    await tools.settleFailure(job.id, 'failed', err instanceof ProviderError ? err.message : tool.failure);
+    // Every failed run is a warning with its code (what operators count and alert on); a refused
+    // input or a model's own refusal needs no stack trace, an unexpected error does.
+    const code = failureCode(err);
+    const entry = { jobId: job.id, tool: job.tool, error_code: code };
+    if (err instanceof InvalidResultError) log.warn({ ...entry, detail: err.detail }, `tool run failed: ${code}`);
+    else if (err instanceof ProviderError) log.warn({ ...entry, reason: err.message }, `tool run failed: ${code}`);
+    else log.warn({ ...entry, err }, `tool run failed: ${code}`);
+    await tools.settleFailure(job.id, 'failed', err instanceof ProviderError ? err.message : tool.failure, { code });
   } finally {
     clearTimeout(deadline);
     clearInterval(watcher);
@@ -198,4 +213,11 @@ export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps, stop
     observeToolRun(job.tool, outcome, (performance.now() - startedAt) / 1000);
     await fs.rm(workDir, { recursive: true, force: true }).catch(() => {});
   }
+}
+
+/** Why a run failed, in a word an operator can count: the provider's refusal, its outage, or our own error. */
+function failureCode(err: unknown): RunErrorCode {
+  if (err instanceof InvalidResultError) return 'invalid_result';
+  if (err instanceof ProviderError) return err.retryable ? 'provider_unavailable' : 'provider_refused';
+  return 'internal';
 }

@@ -226,7 +226,7 @@ export class SafeFetcher {
       if (signal.aborted || (err as Error).name === 'AbortError') {
         throw new SafeFetchError('timeout', 'Timed out while downloading the URL');
       }
-      throw new SafeFetchError('network', `Could not download the URL (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      throw new SafeFetchError('network', `Could not download the URL: ${networkReason(err)}`);
     }
   }
 
@@ -249,7 +249,7 @@ export class SafeFetcher {
       return res.statusCode ?? 0;
     } catch (err) {
       if (signal.aborted || (err as Error).name === 'AbortError') throw new SafeFetchError('timeout', 'Timed out waiting for the receiver');
-      throw new SafeFetchError('network', `Could not reach the receiver (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      throw new SafeFetchError('network', `Could not reach the receiver: ${networkReason(err)}`);
     }
   }
 
@@ -306,5 +306,24 @@ function fileNameOf(disposition: string | undefined, url: URL): string | null {
     return decodeURIComponent(last);
   } catch {
     return last;
+  }
+}
+
+/** A socket error in words a user can act on: a bare code such as ECONNREFUSED means nothing to them. */
+function networkReason(err: unknown): string {
+  switch ((err as NodeJS.ErrnoException).code) {
+    case 'ECONNREFUSED':
+      return 'its server refused the connection.';
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return 'its server closed the connection.';
+    case 'ETIMEDOUT':
+    case 'ESOCKETTIMEDOUT':
+      return 'its server did not answer in time.';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'its server cannot be reached from here.';
+    default:
+      return 'the connection failed.';
   }
 }

@@ -6,7 +6,7 @@ import tar from 'tar-stream';
 import type { Db, Queryable } from '../db/db.js';
 import type { StorageDriver } from '../providers/storage/storage.js';
 import { APP_VERSION } from '../version.js';
-import { appliedMigrations, beginSnapshot, listTables, readTable } from './db-dump.js';
+import { appliedMigrations, beginSnapshot, listTables, readTable, type RowScrub } from './db-dump.js';
 
 /**
  * The backup archive: a gzipped tar read front to back.
@@ -56,6 +56,21 @@ export async function referencedFiles(db: Queryable): Promise<string[]> {
   return rows.map((r) => r.key);
 }
 
+/**
+ * What a backup never carries as it is (decision 027): a backup file is copied, mailed and kept
+ * for months, so nothing in it may open an account. Sessions and one-time links (password reset,
+ * e-mail verification) are left out, so a restore ends every session and every pending link;
+ * mail keeps its history but not its bodies (reset, export and verification links live there);
+ * API keys keep their names but come back revoked under a hash no key has. A move of the same
+ * install (migrate-to) is not a backup and keeps them all.
+ */
+export const BACKUP_SCRUB: Readonly<Record<string, RowScrub>> = {
+  sessions: { skipRows: true },
+  account_tokens: { skipRows: true },
+  mail_messages: { set: { text_body: 'NULL', html_body: 'NULL' } },
+  api_keys: { set: { token_hash: `'revoked-by-backup:' || t.id`, revoked_at: 'COALESCE(t.revoked_at, now())' } },
+};
+
 export const sha256Of = () => {
   const hash = createHash('sha256');
   const tap = new Transform({
@@ -79,7 +94,7 @@ export async function writeBackup(
   db: Db,
   storage: StorageDriver,
   out: Writable,
-  opts: { files?: boolean } = {},
+  opts: { files?: boolean; scrub?: boolean } = {},
 ): Promise<{ meta: BackupMeta; summary: BackupSummary }> {
   const pack = tar.pack();
   const written = pipeline(pack as unknown as Readable, zlib.createGzip(), out);
@@ -107,7 +122,8 @@ export async function writeBackup(
       for (const t of tables) {
         rows[t.name] = 0;
         let page = 0;
-        for await (const lines of readTable(tx, t.name)) {
+        const scrub = opts.scrub === false ? undefined : BACKUP_SCRUB[t.name];
+        for await (const lines of readTable(tx, t.name, { scrub })) {
           page += 1;
           rows[t.name] += lines.length;
           await add(`db/${t.name}/${String(page).padStart(6, '0')}.ndjson`, lines.join('\n'));

@@ -5,7 +5,7 @@ import { DataDirBusyError } from '../db/data-dir-lock.js';
 import { openDatabase } from '../db/open-db.js';
 import { createStorage } from '../providers/storage/create-storage.js';
 import { writeBackup, type BackupSummary } from './backup-archive.js';
-import { requestRunningBackup } from './remote-backup.js';
+import { BACKUP_FILE_MODE, requestRunningBackup } from './remote-backup.js';
 import { restoreFile, type RestoreReport } from './restore.js';
 
 /**
@@ -17,6 +17,8 @@ export async function backupCommand(config: Config, file: string, print: (line: 
   const target = path.resolve(file);
   const partial = `${target}.partial`;
   fs.mkdirSync(path.dirname(target), { recursive: true });
+  // Owner-only from the first byte: a stale partial of another mode is not reused.
+  fs.rmSync(partial, { force: true });
   let db;
   try {
     db = await openDatabase(config, { migrate: false });
@@ -25,14 +27,14 @@ export async function backupCommand(config: Config, file: string, print: (line: 
     print(`The app (pid ${err.pid}) owns the embedded database; asking it for the backup.`);
     await requestRunningBackup(config, partial);
     fs.renameSync(partial, target);
-    print(`Backup written to ${target} (${fs.statSync(target).size} bytes) by the running app.`);
+    print(`Backup written to ${target} (${fs.statSync(target).size} bytes, readable by its owner only) by the running app.`);
     return;
   }
   try {
     const storage = createStorage(config);
-    const { meta, summary } = await writeBackup(db, storage, fs.createWriteStream(partial));
+    const { meta, summary } = await writeBackup(db, storage, fs.createWriteStream(partial, { mode: BACKUP_FILE_MODE }));
     fs.renameSync(partial, target);
-    print(`Backup written to ${target} (${fs.statSync(target).size} bytes).`);
+    print(`Backup written to ${target} (${fs.statSync(target).size} bytes, readable by its owner only).`);
     printSummary(summary, print);
     if (meta.storage.kind === 's3') {
       print(`Files stay in bucket ${meta.storage.bucket}: keep versioning on for that bucket (see docs/operations.md).`);

@@ -63,13 +63,23 @@ export async function appliedMigrations(db: Queryable): Promise<string[]> {
   return (await db.query<{ version: string }>('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version);
 }
 
+/** How a table's rows are written when they must not travel as they are (fixed SQL, never user input). */
+export interface RowScrub {
+  /** Leave every row out. */
+  skipRows?: boolean;
+  /** Columns replaced by an SQL expression over the row `t`. */
+  set?: Record<string, string>;
+}
+
 /**
  * Reads one table in pages through a cursor. Must run inside the snapshot
  * transaction (a cursor lives in its transaction).
  */
-export async function* readTable(tx: Queryable, table: string, pageRows = 1000): AsyncGenerator<string[]> {
+export async function* readTable(tx: Queryable, table: string, opts: { pageRows?: number; scrub?: RowScrub } = {}): AsyncGenerator<string[]> {
+  const { pageRows = 1000, scrub } = opts;
   const cursor = `dump_${table.replace(/[^a-z0-9_]/gi, '_')}`;
-  await tx.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT to_jsonb(t)::text AS r FROM ${quoteIdent(table)} t`);
+  const row = scrub?.set ? `to_jsonb(t) || jsonb_build_object(${Object.entries(scrub.set).map(([col, expr]) => `'${col}', ${expr}`).join(', ')})` : 'to_jsonb(t)';
+  await tx.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT (${row})::text AS r FROM ${quoteIdent(table)} t${scrub?.skipRows ? ' WHERE false' : ''}`);
   try {
     for (;;) {
       const rows = await tx.query<{ r: string }>(`FETCH ${pageRows} FROM ${cursor}`);

@@ -38,6 +38,8 @@ export interface MigrateToReport {
   rows: Record<string, { source: number; target: number }>;
   energy: { source: EnergyTotals; target: EnergyTotals };
   files: { checked: number; bytes: number; moved: boolean };
+  /** Stored links to the install's own files, each found to name the same file in the target. */
+  links: number;
   settings: string[];
 }
 
@@ -94,8 +96,10 @@ export async function migrateTo(config: Config, target: MigrateToTarget, print: 
 
     print(`Copying the embedded database${moveFiles ? ' and its files' : ''}...`);
     const archive = path.join(tmp, 'move.tar.gz');
-    await writeBackup(source, sourceStorage, fs.createWriteStream(archive), { files: moveFiles });
-    await restoreFile(targetDb, targetStorage, archive);
+    // A move, not a backup: sessions, links and keys stay as they are (the same install, elsewhere).
+    await writeBackup(source, sourceStorage, fs.createWriteStream(archive), { files: moveFiles, scrub: false });
+    // Without a bucket the files stay where they are: the target storage is the source's own.
+    await restoreFile(targetDb, targetStorage, archive, { filesInPlace: !moveFiles });
 
     print('Verifying...');
     const tables = await listTables(source);
@@ -122,6 +126,17 @@ export async function migrateTo(config: Config, target: MigrateToTarget, print: 
       bytes += a.size;
     }
 
+    // Links to our own files stored in rows (the original a generated image was made from) are
+    // answered with a fresh link to their key: the target storage must find the same key in each.
+    let links = 0;
+    const stored = await source.query<{ url: string }>('SELECT original_image_url AS url FROM uploaded_images WHERE original_image_url IS NOT NULL');
+    for (const { url } of stored) {
+      const key = sourceStorage.keyFromUrl(url);
+      if (key === null) continue; // a link elsewhere (an import's source): kept as it is
+      if (targetStorage.keyFromUrl(url) !== key) throw new MigrateToError(`A stored link to ${key} would not resolve in the target storage.`);
+      links += 1;
+    }
+
     const settings = [`DATABASE_URL=${target.databaseUrl}`];
     if (target.s3) {
       settings.push(`S3_BUCKET=${target.s3.bucket}`, `S3_REGION=${target.s3.region}`);
@@ -131,8 +146,12 @@ export async function migrateTo(config: Config, target: MigrateToTarget, print: 
     } else {
       settings.push(`DATA_DIR=${config.dataDir}   # files stay here; every node needs this directory`);
     }
-    settings.push('APP_SECRET=<the same secret as today, on every node>');
-    return { rows, energy, files: { checked, bytes, moved: moveFiles }, settings };
+    settings.push(
+      config.appSecretFile
+        ? `APP_SECRET=<the contents of ${config.appSecretFile}, on every node>`
+        : 'APP_SECRET=<the same secret as today, on every node>',
+    );
+    return { rows, energy, files: { checked, bytes, moved: moveFiles }, links, settings };
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
     await targetDb?.close().catch(() => {});
@@ -193,6 +212,7 @@ export async function migrateToCommand(config: Config, args: string[], print: (l
   const e = report.energy.target;
   print(`  ENERGY: ${e.users} accounts, balances ${e.balances} = ledger ${e.ledger} (same as the source)`);
   print(`  files: ${report.files.checked} (${report.files.bytes} bytes) ${report.files.moved ? 'copied, sha256 equal' : 'left in place'}`);
+  print(`  stored links to own files: ${report.links}, each answered with a fresh link from the new storage`);
   print('');
   print('Start the new topology with these settings (stop using DATA_DIR/db):');
   for (const s of report.settings) print(`  ${s}`);

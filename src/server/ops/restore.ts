@@ -19,6 +19,14 @@ import { storageIsEmpty } from './storage-empty.js';
 
 export class RestoreError extends Error {}
 
+export interface RestoreOptions {
+  /**
+   * The archive carries no files because they already are in this storage (migrate-to without a
+   * bucket: the new database uses the same data directory), so a non-empty storage is expected.
+   */
+  filesInPlace?: boolean;
+}
+
 export interface RestoreReport {
   meta: BackupMeta;
   rows: Record<string, number>;
@@ -35,11 +43,11 @@ export interface RestoreReport {
  * and checksums are compared with the archive's summary, and newer
  * migrations bring the data up to this version.
  */
-export async function restoreArchive(db: Db, storage: StorageDriver, input: Readable): Promise<RestoreReport> {
+export async function restoreArchive(db: Db, storage: StorageDriver, input: Readable, opts: RestoreOptions = {}): Promise<RestoreReport> {
   if (!(await schemaIsEmpty(db))) {
     throw new RestoreError('The target database is not empty: restore only writes into an empty database (or schema).');
   }
-  if (!(await storageIsEmpty(storage))) {
+  if (!opts.filesInPlace && !(await storageIsEmpty(storage))) {
     throw new RestoreError(`The target storage (${storage.kind} ${storage.bucket}) is not empty: restore only writes into empty storage.`);
   }
   const entries = openArchive(input);
@@ -87,6 +95,7 @@ export async function restoreArchive(db: Db, storage: StorageDriver, input: Read
 
   if (entry?.header.name !== 'files.json') throw new RestoreError('Archive is incomplete (no files.json).');
   const listed = new Map((JSON.parse((await readAll(entry)).toString('utf8')) as FileEntry[]).map((f) => [f.key, f]));
+  if (opts.filesInPlace && listed.size) throw new RestoreError('The archive carries files, but the target storage is the one they came from.');
   const written = new Map<string, { size: number; sha256: string }>();
   let bytes = 0;
   for (entry = await next(); entry && entry.header.name.startsWith('files/'); entry = await next()) {
@@ -116,6 +125,6 @@ export async function restoreArchive(db: Db, storage: StorageDriver, input: Read
   return { meta, rows: counted, files: written.size, bytes, upgradedWith };
 }
 
-export async function restoreFile(db: Db, storage: StorageDriver, file: string): Promise<RestoreReport> {
-  return restoreArchive(db, storage, fs.createReadStream(file));
+export async function restoreFile(db: Db, storage: StorageDriver, file: string, opts: RestoreOptions = {}): Promise<RestoreReport> {
+  return restoreArchive(db, storage, fs.createReadStream(file), opts);
 }

@@ -8,6 +8,9 @@ import type { Db, Queryable } from '../db/db.js';
  */
 export type RealtimeEventType = 'pricing' | 'balance' | (string & {});
 
+/** Sent to a suspended account's open streams, which are then closed (decision 028). */
+export const ACCOUNT_SUSPENDED_EVENT = 'account_suspended';
+
 /** The NOTIFY payload: user_id null/absent means every signed-in listener. */
 export interface RealtimeEvent {
   type: RealtimeEventType;
@@ -176,6 +179,15 @@ export class RealtimeHub {
         sink.send(event);
       } catch (err) {
         this.opts.log?.warn({ err }, 'realtime send failed');
+      }
+      // A suspended account keeps no live stream: it was told why, and a reconnect is refused (401).
+      if (event.type === ACCOUNT_SUSPENDED_EVENT && event.user_id === userId) {
+        this.subscribers.delete(sink);
+        try {
+          sink.close();
+        } catch {
+          /* already gone */
+        }
       }
     }
   }

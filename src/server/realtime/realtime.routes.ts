@@ -4,6 +4,7 @@ import { requireUser } from '../http/auth-context.js';
 import { AppError } from '../http/errors.js';
 import type { AppContext } from '../app-context.js';
 import type { RealtimeEvent, RealtimeSink } from './realtime-hub.js';
+import { eventStreamAnswer } from '../http/openapi.js';
 
 /** More than this many open streams per account is refused (each holds a socket). */
 export const MAX_STREAMS_PER_USER = 10;
@@ -28,7 +29,7 @@ export const realtimeRoutes = (ctx: AppContext): FastifyPluginAsync => async (ap
    * `pricing`, `balance` and job events; a comment every 15 s keeps proxies
    * from closing the connection.
    */
-  app.get('/api/events', { config: { auth: 'user' }, schema: { tags: ['realtime'] } }, async (req, reply) => {
+  app.get('/api/events', { config: { auth: 'user', answers: { 200: eventStreamAnswer('`ready` once subscribed, then `balance`, `pricing` and `job` events; a comment line every 15 s') } }, schema: { tags: ['realtime'], summary: 'Live updates as server-sent events' } }, async (req, reply) => {
     const user = await requireUser(req, auth);
     if (realtime.streamsOf(user.id) >= MAX_STREAMS_PER_USER) {
       throw new AppError('rate_limited', realtimeMessages.tooManyStreams);

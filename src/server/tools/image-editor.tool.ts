@@ -1,6 +1,18 @@
 import { TOOLS, editorBody } from '../../shared/tools.js';
 import { editorResponse, editorResult } from '../../shared/tool-results.js';
-import { defineTool } from './tool-definition.js';
+import { cloudInterpretation } from '../../shared/edit-language/interpret.js';
+import { editInterpretRequest, editInterpretation } from '../../shared/edit-language/interpretation.schema.js';
+import type { AiProvider } from '../providers/ai/ai-provider.js';
+import { defineInterpretation, defineTool } from './tool-definition.js';
+import { finishImageOutput } from '../media/output.js';
+
+/** The editor makes a picture of its source's size; a target size resamples it, at most 4x (past that it only blurs). */
+const EDITOR_MAX_ENLARGEMENT = 4;
+
+// --- plain-language reading (issue 21): begin ---
+/** How the editor's provider reads a request: the local editor's own reading, or the cloud editor's 'as written'. */
+const readEdit = (provider: AiProvider, prompt: string) => provider.interpretEdit?.(prompt) ?? cloudInterpretation(prompt);
+// --- plain-language reading: end ---
 
 /** POST /functions/v1/fal-image-editor: edit an image from a description. */
 export const imageEditorTool = defineTool({
@@ -10,11 +22,17 @@ export const imageEditorTool = defineTool({
   response: editorResponse,
   source: (input) => input.image_url,
   supports: (provider) => typeof provider.editImage === 'function',
-  // The local editor understands a command language: refuse what it cannot do before charging.
-  refuse: (provider, input) => provider.validateEditPrompt?.(input.prompt) ?? null,
+  // What the local editor cannot do (or needs a generative model for) is refused before any charge, with how it read the request.
+  refuse: (provider, input) => {
+    const reading = readEdit(provider, input.prompt);
+    if (reading.status === 'ready' || reading.status === 'cloud') return null;
+    return { message: reading.message ?? 'The edit could not be understood.', details: { interpretation: reading } };
+  },
+  interpret: defineInterpretation({ input: editInterpretRequest, answer: editInterpretation, run: (provider, input) => readEdit(provider, input.prompt) }),
   async run(provider, input, image, ctx) {
     const out = await provider.editImage({ image, prompt: input.prompt, enableSafetyChecker: input.enable_safety_checker }, ctx);
-    return { output: out, result: { model: out.model, prompt_used: out.promptUsed }, prompt: input.prompt };
+    const file = await finishImageOutput(out, input.output, ctx.workDir, { maxEnlargement: EDITOR_MAX_ENLARGEMENT, toolName: TOOLS['fal-image-editor'].price.displayName });
+    return { output: file, result: { model: out.model, prompt_used: out.promptUsed }, prompt: input.prompt };
   },
   respond: (result, links) => ({ edited_url: links.url, original_url: links.originalUrl, prompt_used: result.prompt_used }),
 });

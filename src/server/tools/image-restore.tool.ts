@@ -1,4 +1,5 @@
-import { TOOLS, restoreBody } from '../../shared/tools.js';
+import { RANGES, TOOLS, restoreBody } from '../../shared/tools.js';
+import { displayedSize, finishImageOutput, scaleForTarget } from '../media/output.js';
 import { restoreResponse, restoreResult } from '../../shared/tool-results.js';
 import { defineTool } from './tool-definition.js';
 
@@ -11,8 +12,17 @@ export const imageRestoreTool = defineTool({
   source: (input) => input.image_url,
   supports: (provider) => typeof provider.restoreImage === 'function',
   async run(provider, input, image, ctx) {
-    const out = await provider.restoreImage({ image, upscaling: input.upscaling, backbone: input.backbone, seed: input.seed }, ctx);
-    return { output: out, result: { model: out.model, settings: { upscaling: input.upscaling, backbone: input.backbone } }, prompt: null };
+    // A target size chooses the upscaling: the smallest that reaches it, never past 4x.
+    const upscaling = input.output
+      ? scaleForTarget(input.upscaling, input.output, await displayedSize(image.path), RANGES.restoreUpscaling, TOOLS['fal-image-restore'].price.displayName)
+      : input.upscaling;
+    const out = await provider.restoreImage({ image, upscaling, backbone: input.backbone, seed: input.seed }, ctx);
+    const file = await finishImageOutput(out, input.output, ctx.workDir, { maxEnlargement: 1.05, toolName: TOOLS['fal-image-restore'].price.displayName });
+    return {
+      output: file,
+      result: { model: out.model, settings: { upscaling, backbone: input.backbone }, ...(out.findings ? { findings: out.findings } : {}) },
+      prompt: null,
+    };
   },
-  respond: (result, links) => ({ restored_url: links.url, original_url: links.originalUrl, settings: result.settings }),
+  respond: (result, links) => ({ restored_url: links.url, original_url: links.originalUrl, settings: result.settings, findings: result.findings ?? null }),
 });

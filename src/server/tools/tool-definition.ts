@@ -12,6 +12,21 @@ export interface ToolSource {
   itemId: string | null;
 }
 
+/** A refusal before any charge; details are added to the error answer (e.g. how a request was read). */
+export type Refusal = string | { message: string; details: Record<string, unknown> };
+
+/** Answers what a run would do with an input, before any charge (an edit request's reading). */
+export interface ToolInterpretation<P, Q> {
+  input: z.ZodType<P>;
+  answer: z.ZodType<Q>;
+  run(provider: AiProvider, input: P): Q;
+}
+
+/** Keeps an interpretation's types checked where it is written; the route parses the input with its own schema. */
+export function defineInterpretation<P, Q>(spec: ToolInterpretation<P, Q>): ToolInterpretation<unknown, unknown> {
+  return spec as unknown as ToolInterpretation<unknown, unknown>;
+}
+
 /** What a provider made of one run. */
 export interface ToolOutcome<R extends BaseResult> {
   output: MediaOutput & { durationSeconds?: number };
@@ -47,7 +62,9 @@ export interface ToolSpec<I extends object, R extends BaseResult, A extends obje
   /** The tool's own answer fields; job_id, library_item_id, energy_used and model are added for every tool. */
   respond(result: R, links: AnswerLinks): Omit<A, 'job_id' | 'library_item_id' | 'energy_used' | 'model'>;
   /** Refuses an input the assigned provider cannot do, before any charge. */
-  refuse?(provider: AiProvider, input: I): string | null;
+  refuse?(provider: AiProvider, input: I): Refusal | null;
+  /** How the assigned provider reads a request, served by POST /api/tools/<endpoint>/interpret. */
+  interpret?: ToolInterpretation<unknown, unknown>;
   /** A library entry shown while the run goes on (long runs); the prompt names it. */
   pending?(input: I): { prompt: string };
 }
@@ -62,7 +79,10 @@ export interface Tool {
   /** The first validation message, or the parsed input. */
   parseInput(body: unknown): { ok: true; input: ParsedInput } | { ok: false; message: string };
   supports(provider: AiProvider): boolean;
-  refuse(provider: AiProvider, input: ParsedInput): string | null;
+  refuse(provider: AiProvider, input: ParsedInput): Refusal | null;
+  /** The library reference (item id or URL) a parsed input reads. */
+  sourceOf(input: ParsedInput): string;
+  readonly interpretation: ToolInterpretation<unknown, unknown> | null;
   /** Re-parses a stored input, reads its source and runs it; the result is checked before it is returned. */
   execute(
     provider: AiProvider,
@@ -116,6 +136,8 @@ export function defineTool<I extends object, R extends BaseResult, A extends obj
     },
     supports: (provider) => spec.supports(provider),
     refuse: (provider, input) => spec.refuse?.(provider, parse(input)) ?? null,
+    sourceOf: (input) => spec.source(parse(input)),
+    interpretation: spec.interpret ?? null,
     async execute(provider, storedInput, resolve, ctx) {
       const input = parse(storedInput);
       const source = await resolve(spec.source(input), spec.info.input);

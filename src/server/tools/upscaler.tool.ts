@@ -1,4 +1,5 @@
-import { TOOLS, upscalerBody } from '../../shared/tools.js';
+import { RANGES, TOOLS, upscalerBody } from '../../shared/tools.js';
+import { displayedSize, finishImageOutput, scaleForTarget } from '../media/output.js';
 import { upscalerResponse, upscalerResult } from '../../shared/tool-results.js';
 import { defineTool } from './tool-definition.js';
 
@@ -11,8 +12,11 @@ export const upscalerTool = defineTool({
   source: (input) => input.image_url,
   supports: (provider) => typeof provider.upscaleImage === 'function',
   async run(provider, input, image, ctx) {
-    const out = await provider.upscaleImage({ image, scale: input.scale }, ctx);
-    return { output: out, result: { model: out.model, scale_factor: input.scale }, prompt: null };
+    // A target size chooses the scale: the smallest that reaches it, never past 8x.
+    const scale = input.output ? scaleForTarget(input.scale, input.output, await displayedSize(image.path), RANGES.upscalerScale, TOOLS['fal-upscaler'].price.displayName) : input.scale;
+    const out = await provider.upscaleImage({ image, scale }, ctx);
+    const file = await finishImageOutput(out, input.output, ctx.workDir, { maxEnlargement: 1.05, toolName: TOOLS['fal-upscaler'].price.displayName });
+    return { output: file, result: { model: out.model, scale_factor: scale }, prompt: null };
   },
   respond: (result, links) => ({ upscaled_url: links.url, original_url: links.originalUrl, scale_factor: result.scale_factor }),
 });

@@ -1,10 +1,9 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { BrowserRouter } from 'react-router';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { Toaster } from 'sonner';
 import { ApiError } from '../lib/api';
 import { queryKeys } from '../lib/queryKeys';
-import { AuthProvider } from './auth';
+import { AuthProvider, useAuth } from './auth';
 import { AppRoutes } from './routes';
 
 function createQueryClient(): QueryClient {
@@ -28,6 +27,19 @@ function createQueryClient(): QueryClient {
   return client;
 }
 
+// Only signed-in screens raise toasts: the landing page does not download the toaster (decision 032).
+const Toaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })));
+
+function Notifications() {
+  const { status } = useAuth();
+  if (status !== 'signed-in') return null;
+  return (
+    <Suspense fallback={null}>
+      <Toaster theme="dark" position="top-right" richColors closeButton />
+    </Suspense>
+  );
+}
+
 export function App() {
   const [client] = useState(createQueryClient);
   return (
@@ -35,9 +47,9 @@ export function App() {
       <BrowserRouter>
         <AuthProvider>
           <AppRoutes />
+          <Notifications />
         </AuthProvider>
       </BrowserRouter>
-      <Toaster theme="dark" position="top-right" richColors closeButton />
     </QueryClientProvider>
   );
 }

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminStatus, MeResponse, VipStatus } from '../../shared/profile.schema.js';
+import type { AdminStatus, MeResponse, SessionResponse, VipStatus } from '../../shared/profile.schema.js';
 import type { AuthResponse, SignInBody, SignUpBody } from '../../shared/auth.schema.js';
 import { ApiError, api, apiPost } from '../lib/api';
 import { queryKeys } from '../lib/queryKeys';
@@ -12,6 +12,8 @@ export interface AuthUser {
   fullName: string;
   energyBalance: number;
   totalEnergyPurchased: number;
+  /** ENERGY owed after a refund or dispute (decision 028): paid runs wait until it is settled. */
+  energyOwed: number;
   isVip: boolean;
   isAdmin: boolean;
 }
@@ -34,14 +36,9 @@ export interface AuthContextValue {
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
-/** GET /api/me; 401 means signed out (null). */
+/** GET /api/auth/session: the profile, or null when signed out (a 200 either way, so nothing is logged). */
 export async function fetchMe(): Promise<MeResponse | null> {
-  try {
-    return await api<MeResponse>('/api/me');
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return null;
-    throw err;
-  }
+  return (await api<SessionResponse>('/api/auth/session')).user;
 }
 
 interface Roles {
@@ -131,6 +128,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           fullName: profile.full_name,
           energyBalance: profile.energy_balance,
           totalEnergyPurchased: profile.total_energy_purchased,
+          energyOwed: profile.energy_owed,
           // First set with both flags false, then updated by the server checks.
           isVip: flags.isVip,
           isAdmin: flags.isAdmin,

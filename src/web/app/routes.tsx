@@ -5,11 +5,13 @@ import { LoadingScreen } from '../components/LoadingScreen';
 import { ErrorScreen } from '../components/ErrorScreen';
 import { NotFoundPage } from '../components/NotFoundPage';
 import { LandingPage } from '../features/auth/LandingPage';
+import { WEB_PAGES } from '../../shared/pages.js';
 
 const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 const SuccessPage = lazy(() => import('../features/payments/SuccessPage'));
 const ResetPasswordPage = lazy(() => import('../features/account/ResetPasswordPage').then((m) => ({ default: m.ResetPasswordPage })));
 const VerifyEmailPage = lazy(() => import('../features/account/ResetPasswordPage').then((m) => ({ default: m.VerifyEmailPage })));
+const PrivacyPage = lazy(() => import('../features/legal/PrivacyPage').then((m) => ({ default: m.PrivacyPage })));
 
 /** Signed-in screens; signed-out visitors get the landing page (login / register) in place. */
 export function RequireAuth({ children }: { children: ReactNode }) {
@@ -22,15 +24,16 @@ export function RequireAuth({ children }: { children: ReactNode }) {
 
 function RootRedirect() {
   const { search } = useLocation();
-  return <Navigate to={{ pathname: '/dashboard', search }} replace />;
+  return <Navigate to={{ pathname: WEB_PAGES.dashboard.path, search }} replace />;
 }
 
+/** The paths are shared/pages.ts's, so the server answers exactly these with the app (and 404 otherwise). */
 export function AppRoutes() {
   return (
     <Routes>
-      <Route path="/" element={<RootRedirect />} />
+      <Route path={WEB_PAGES.home.path} element={<RootRedirect />} />
       <Route
-        path="/dashboard/*"
+        path={`${WEB_PAGES.dashboard.path}/*`}
         element={
           <RequireAuth>
             <DashboardPage />
@@ -38,7 +41,7 @@ export function AppRoutes() {
         }
       />
       <Route
-        path="/success"
+        path={WEB_PAGES.success.path}
         element={
           <RequireAuth>
             <SuccessPage />
@@ -47,7 +50,7 @@ export function AppRoutes() {
       />
       {/* Opened from e-mailed links, signed in or not. */}
       <Route
-        path="/reset-password"
+        path={WEB_PAGES.resetPassword.path}
         element={
           <Suspense fallback={<LoadingScreen />}>
             <ResetPasswordPage />
@@ -55,10 +58,18 @@ export function AppRoutes() {
         }
       />
       <Route
-        path="/verify-email"
+        path={WEB_PAGES.verifyEmail.path}
         element={
           <Suspense fallback={<LoadingScreen />}>
             <VerifyEmailPage />
+          </Suspense>
+        }
+      />
+      <Route
+        path={WEB_PAGES.privacy.path}
+        element={
+          <Suspense fallback={<LoadingScreen />}>
+            <PrivacyPage />
           </Suspense>
         }
       />

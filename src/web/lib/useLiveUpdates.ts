@@ -1,6 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from './queryKeys';
+import { suspensionMessages } from '../../shared/messages.js';
 import { useServerEvent, useServerReconnect } from './events';
+import { setSignOutNotice } from './signOutNotice';
 
 /** requirements §7 realtime: price changes reload prices; balance changes reload the profile and history; role changes reload the role flags. */
 export function useLiveUpdates(): void {
@@ -15,6 +17,12 @@ export function useLiveUpdates(): void {
     void qc.invalidateQueries({ queryKey: ['roles'] });
     void qc.invalidateQueries({ queryKey: queryKeys.me });
     void qc.invalidateQueries({ queryKey: queryKeys.pricing });
+  });
+  // An admin suspended this account: its session is gone, so the profile reloads as signed out,
+  // and the sign-in form says why.
+  useServerEvent('account_suspended', () => {
+    setSignOutNotice(suspensionMessages.signIn);
+    void qc.invalidateQueries({ queryKey: queryKeys.me });
   });
   useServerReconnect(() => {
     void qc.invalidateQueries({ queryKey: queryKeys.pricing });

@@ -1,6 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { fallbackCost, type ToolPricing } from '../../shared/pricing.js';
+import { fallbackCost } from '../../shared/pricing.js';
+import type { ToolPricing } from '../../shared/pricing.schema.js';
 import { apiGet } from './api';
 import { queryKeys } from './queryKeys';
 
@@ -18,11 +19,11 @@ export interface PricingState {
   refetch(): void;
 }
 
+/** GET /api/pricing answers an array of rows (its declared schema); nothing else is accepted. */
 export async function fetchPricing(): Promise<ToolPricing[]> {
-  const data = await apiGet<ToolPricing[] | { items?: ToolPricing[] }>('/api/pricing');
-  if (Array.isArray(data)) return data;
-  if (data && Array.isArray(data.items)) return data.items;
-  throw new Error('Unexpected pricing response');
+  const data = await apiGet<ToolPricing[]>('/api/pricing');
+  if (!Array.isArray(data)) throw new Error('Unexpected pricing response');
+  return data;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { prefixPattern } from '../../db/like.js';
+import { accountIpKeyPrefix, accountWideKey } from '../auth/auth-throttle.js';
 import type { Queryable } from '../../db/db.js';
 import { one } from '../../db/db.js';
 import type { Role } from '../../../shared/constants.js';
@@ -52,6 +54,21 @@ export function consumeToken(db: Queryable, id: string, purpose: TokenPurpose) {
   );
 }
 
+/** Whose live link this is, without spending it: a wrong link is refused before any password is hashed. */
+export function findLiveToken(db: Queryable, id: string, purpose: TokenPurpose) {
+  return one<{ user_id: string }>(
+    db,
+    'SELECT user_id FROM account_tokens WHERE id = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > now()',
+    [id, purpose],
+  );
+}
+
+/** A new password ends every API key too: a key taken with the old password must not outlive it. */
+export async function revokeApiKeys(db: Queryable, userId: string): Promise<number> {
+  const rows = await db.query('UPDATE api_keys SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL RETURNING id', [userId]);
+  return rows.length;
+}
+
 /** Older links stop working when a newer one is used or the password changes. */
 export function retireTokens(db: Queryable, userId: string, purpose: TokenPurpose) {
   return db.query('UPDATE account_tokens SET used_at = now() WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL', [userId, purpose]);
@@ -100,7 +117,7 @@ export async function deleteSessionsExcept(db: Queryable, userId: string, keep: 
 export async function countOtherAdmins(db: Queryable, userId: string): Promise<number> {
   const row = await one<{ n: number }>(
     db,
-    `SELECT count(*)::int AS n FROM users WHERE role = 'admin' AND deleted_at IS NULL AND id <> $1`,
+    `SELECT count(*)::int AS n FROM users WHERE role = 'admin' AND deleted_at IS NULL AND suspended_at IS NULL AND id <> $1`,
     [userId],
   );
   return row?.n ?? 0;
@@ -138,6 +155,10 @@ export async function deletePersonalRows(db: Queryable, userId: string, email: s
     [userId],
   );
   const exports = await db.query<{ storage_key: string | null }>('DELETE FROM account_exports WHERE user_id = $1 RETURNING storage_key', [userId]);
+  const shared = await db.query<{ media_key: string; before_key: string | null; poster_key: string | null }>(
+    'DELETE FROM share_links WHERE user_id = $1 RETURNING media_key, before_key, poster_key',
+    [userId],
+  );
   await db.query('DELETE FROM tool_jobs WHERE user_id = $1', [userId]);
   await db.query('DELETE FROM batches WHERE user_id = $1', [userId]);
   await db.query('DELETE FROM referral_invites WHERE inviter_id = $1', [userId]);
@@ -147,10 +168,15 @@ export async function deletePersonalRows(db: Queryable, userId: string, email: s
   await db.query('DELETE FROM account_tokens WHERE user_id = $1', [userId]);
   await db.query('DELETE FROM mail_messages WHERE user_id = $1 OR to_address = $2', [userId, email]);
   // Throttle keys that carry the address.
-  await db.query(`DELETE FROM limit_events WHERE key LIKE '%:' || $1 || '%'`, [email]);
+  // Throttle keys that carry the address: matched exactly (an address may hold `%` or `_`).
+  await db.query('DELETE FROM limit_events WHERE key = ANY($1::text[]) OR key LIKE $2', [
+    [accountWideKey(email), `reset:account:${email}`],
+    prefixPattern(`${accountIpKeyPrefix(email)}`),
+  ]);
   return [
     ...files.flatMap((f) => [f.storage_path, f.thumbnail_path]),
     ...exports.map((e) => e.storage_key),
+    ...shared.flatMap((s) => [s.media_key, s.before_key, s.poster_key]),
   ].filter((k): k is string => !!k);
 }
 

@@ -20,6 +20,7 @@ import { PRODUCT_NAME } from '../../../shared/constants.js';
 import { accountMessages } from '../../../shared/messages.js';
 import type { AppContext } from '../../app-context.js';
 import { clearSessionCookie, requireUser } from '../../http/auth-context.js';
+import { fileAnswer } from '../../http/openapi.js';
 
 const sessionParams = z.object({ id: z.string().max(128) });
 
@@ -27,19 +28,21 @@ export const accountRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { account, auth } = ctx.services;
   const user = (req: Parameters<typeof requireUser>[0]) => requireUser(req, auth);
+  // Reset mails still being written when the app closes are finished first.
+  app.addHook('onClose', () => account.settled());
 
   // Signed-out flows: the reset link and the confirmation link.
   r.post(
     '/api/auth/forgot-password',
-    { config: { auth: 'public' }, schema: { body: forgotPasswordBody, response: { 200: messageResponse }, tags: ['account'] } },
+    { config: { auth: 'public' }, schema: { body: forgotPasswordBody, response: { 200: messageResponse }, tags: ['account'], summary: 'Mail a password reset link' } },
     async (req) => account.requestPasswordReset(req.body.email ?? '', req.ip),
   );
 
   r.post(
     '/api/auth/reset-password',
-    { config: { auth: 'public' }, schema: { body: resetPasswordBody, response: { 200: messageResponse }, tags: ['account'] } },
+    { config: { auth: 'public' }, schema: { body: resetPasswordBody, response: { 200: messageResponse }, tags: ['account'], summary: 'Set a new password with a reset link' } },
     async (req, reply) => {
-      const result = await account.resetPassword(req.body.token ?? '', req.body.password ?? '', req.body.confirmPassword);
+      const result = await account.resetPassword(req.body.token ?? '', req.body.password ?? '', req.body.confirmPassword, req.ip);
       // Every session ended, this browser's included.
       clearSessionCookie(reply);
       return result;
@@ -48,19 +51,19 @@ export const accountRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
 
   r.post(
     '/api/auth/verify-email',
-    { config: { auth: 'public' }, schema: { body: verifyEmailBody, response: { 200: messageResponse }, tags: ['account'] } },
+    { config: { auth: 'public' }, schema: { body: verifyEmailBody, response: { 200: messageResponse }, tags: ['account'], summary: 'Confirm an e-mail address with its link' } },
     async (req) => account.verifyEmail(req.body.token ?? ''),
   );
 
   // The account page.
-  r.get('/api/account', { config: { auth: 'user' }, schema: { response: { 200: accountSummary }, tags: ['account'] } }, async (req) => {
+  r.get('/api/account', { config: { auth: 'user' }, schema: { response: { 200: accountSummary }, tags: ['account'], summary: 'Your account settings' } }, async (req) => {
     const u = await user(req);
     return { email: u.email, full_name: u.fullName, email_verified: u.emailVerified, verification_required: account.verificationRequired };
   });
 
   r.post(
     '/api/account/password',
-    { config: { auth: 'user' }, schema: { body: changePasswordBody, response: { 200: sessionsEndedResponse }, tags: ['account'] } },
+    { config: { auth: 'user' }, schema: { body: changePasswordBody, response: { 200: sessionsEndedResponse }, tags: ['account'], summary: 'Change your password' } },
     async (req) => {
       const u = await user(req);
       return account.changePassword(u.id, u.sessionId, req.body);
@@ -69,7 +72,7 @@ export const accountRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
 
   r.get(
     '/api/account/sessions',
-    { config: { auth: 'user' }, schema: { response: { 200: z.object({ sessions: z.array(accountSession) }) }, tags: ['account'] } },
+    { config: { auth: 'user' }, schema: { response: { 200: z.object({ sessions: z.array(accountSession) }) }, tags: ['account'], summary: 'Your signed-in sessions' } },
     async (req) => {
       const u = await user(req);
       return { sessions: await account.listSessions(u.id, u.sessionId) };
@@ -78,7 +81,7 @@ export const accountRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
 
   r.delete(
     '/api/account/sessions/:id',
-    { config: { auth: 'user' }, schema: { params: sessionParams, response: { 200: okResponse, 404: apiError }, tags: ['account'] } },
+    { config: { auth: 'user' }, schema: { params: sessionParams, response: { 200: okResponse, 404: apiError }, tags: ['account'], summary: 'End one session' } },
     async (req, reply) => {
       const u = await user(req);
       await account.endSession(u.id, req.params.id);
@@ -89,7 +92,7 @@ export const accountRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
 
   r.post(
     '/api/account/sessions/end-others',
-    { config: { auth: 'user' }, schema: { response: { 200: sessionsEndedResponse }, tags: ['account'] } },
+    { config: { auth: 'user' }, schema: { response: { 200: sessionsEndedResponse }, tags: ['account'], summary: 'End every other session' } },
     async (req) => {
       const u = await user(req);
       return account.endOtherSessions(u.id, u.sessionId);
@@ -98,7 +101,7 @@ export const accountRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
 
   r.post(
     '/api/account/verification',
-    { config: { auth: 'user' }, schema: { response: { 200: messageResponse }, tags: ['account'] } },
+    { config: { auth: 'user' }, schema: { response: { 200: messageResponse }, tags: ['account'], summary: 'Mail the confirmation link again' } },
     async (req) => {
       const u = await user(req);
       if (account.verificationRequired && !u.emailVerified) await account.sendVerification(u.id);
@@ -109,7 +112,7 @@ export const accountRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
   // Download my data.
   r.post(
     '/api/account/exports',
-    { config: { auth: 'user' }, schema: { response: { 200: exportStatus, 202: exportStatus }, tags: ['account'] } },
+    { config: { auth: 'user' }, schema: { response: { 200: exportStatus, 202: exportStatus }, tags: ['account'], summary: 'Prepare a download of your data' } },
     async (req, reply) => {
       const u = await user(req);
       const started = await account.startExport(u.id);
@@ -119,14 +122,14 @@ export const accountRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
 
   r.get(
     '/api/account/exports',
-    { config: { auth: 'user' }, schema: { response: { 200: z.object({ exports: z.array(exportEntry) }) }, tags: ['account'] } },
+    { config: { auth: 'user' }, schema: { response: { 200: z.object({ exports: z.array(exportEntry) }) }, tags: ['account'], summary: 'Your data exports' } },
     async (req) => {
       const u = await user(req);
       return { exports: await account.listExports(u.id) };
     },
   );
 
-  r.get('/api/account/export', { config: { auth: 'user' }, schema: { tags: ['account'] } }, async (req, reply) => {
+  r.get('/api/account/export', { config: { auth: 'user', answers: { 200: fileAnswer('application/zip', 'The ZIP: profile, ledger, runs and library files') } }, schema: { tags: ['account'], summary: 'Download your data as a ZIP' } }, async (req, reply) => {
     const u = await user(req);
     const name = `${PRODUCT_NAME.toLowerCase()}-data-${new Date().toISOString().slice(0, 10)}.zip`;
     return reply
@@ -138,7 +141,7 @@ export const accountRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
 
   r.post(
     '/api/account/delete',
-    { config: { auth: 'user' }, schema: { body: deleteAccountBody, response: { 200: messageResponse }, tags: ['account'] } },
+    { config: { auth: 'user' }, schema: { body: deleteAccountBody, response: { 200: messageResponse }, tags: ['account'], summary: 'Delete your account' } },
     async (req, reply) => {
       const u = await user(req);
       const result = await account.deleteAccount(u.id, req.body);

@@ -1,14 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import Bowser from 'bowser';
-import type { Db } from '../../db/db.js';
+import type { Db, Tx } from '../../db/db.js';
 import { AppError } from '../../http/errors.js';
 import type { StorageDriver } from '../../providers/storage/storage.js';
-import { normalizeEmail } from '../../../shared/auth.schema.js';
+import { normalizeEmail } from '../../../shared/registration.js';
 import {
   DELETE_CONFIRMATION_WORD,
   PASSWORD_CHECKS_PER_MINUTE,
   EXPORT_LINK_HOURS,
+  RESET_ATTEMPTS_PER_ACCOUNT_PER_MINUTE,
+  RESET_ATTEMPTS_PER_IP_PER_HOUR,
+  RESET_ATTEMPTS_PER_IP_PER_MINUTE,
   RESET_LINK_MINUTES,
   RESET_REQUESTS_PER_ADDRESS,
   RESET_REQUESTS_PER_IP,
@@ -47,6 +50,8 @@ export interface AccountServiceOptions {
   publicUrl: string;
   emailVerification: boolean;
   exportInlineMaxBytes: number;
+  /** The welcome grant, given when the address is confirmed (with e-mail confirmation on). */
+  welcome?: { atConfirmed(tx: Tx, userId: string, email: string): Promise<number> };
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -73,6 +78,8 @@ export function describeDevice(userAgent: string | null): string {
  * decision record 014).
  */
 export class AccountService {
+  private readonly background = new Set<Promise<void>>();
+
   constructor(
     private readonly db: Db,
     private readonly mail: MailService,
@@ -92,7 +99,10 @@ export class AccountService {
 
   /**
    * Sends a reset link when the address has an account. The caller learns
-   * nothing either way: same answer, and the throttle counts every request.
+   * nothing either way: same answer, the throttle counts every request, and
+   * the answer leaves before the account is even looked up (the lookup, the
+   * link and the mail happen in the background), so a known address takes
+   * no longer to answer than an unknown one.
    */
   async requestPasswordReset(rawEmail: string, ip: string): Promise<{ message: string }> {
     const email = normalizeEmail(rawEmail ?? '');
@@ -102,34 +112,69 @@ export class AccountService {
     ]);
     assertAllowed(verdict, msg.resetThrottled);
     if (!email) throw new AppError('validation', messages.emailRequired);
-    const user = await repo.findAccountByEmail(this.db, email);
-    if (user) {
-      const { token, id } = newToken();
-      await this.db.transaction(async (tx) => {
-        await repo.insertToken(tx, { id, userId: user.id, purpose: 'password_reset', expiresAt: new Date(Date.now() + RESET_LINK_MINUTES * 60_000) });
-        await this.mail.send(
-          user.email,
-          { kind: 'password_reset', name: user.full_name, link: `${this.opts.publicUrl}/reset-password?token=${token}`, minutes: RESET_LINK_MINUTES },
-          { userId: user.id, tx },
-        );
-      });
-    }
+    this.inBackground('password reset mail', () => this.mailResetLink(email));
     return { message: msg.resetRequested };
   }
 
-  /** Sets the new password from a reset link; the link is spent and every session ends. */
-  async resetPassword(token: string, password: string, confirmPassword: string | undefined): Promise<{ message: string }> {
+  private async mailResetLink(email: string): Promise<void> {
+    const user = await repo.findAccountByEmail(this.db, email);
+    if (!user) return;
+    const { token, id } = newToken();
+    await this.db.transaction(async (tx) => {
+      await repo.insertToken(tx, { id, userId: user.id, purpose: 'password_reset', expiresAt: new Date(Date.now() + RESET_LINK_MINUTES * 60_000) });
+      await this.mail.send(
+        user.email,
+        { kind: 'password_reset', name: user.full_name, link: `${this.opts.publicUrl}/reset-password?token=${token}`, minutes: RESET_LINK_MINUTES },
+        { userId: user.id, tx },
+      );
+    });
+  }
+
+  private inBackground(what: string, work: () => Promise<void>): void {
+    const running: Promise<void> = work()
+      .catch((err: unknown) => this.log.warn({ err }, `${what} failed`))
+      .finally(() => this.background.delete(running));
+    this.background.add(running);
+  }
+
+  /** Waits for the work answered before it was done (reset mails); the app waits for it before closing. */
+  async settled(): Promise<void> {
+    while (this.background.size) await Promise.all([...this.background]);
+  }
+
+  /**
+   * Sets the new password from a reset link; the link is spent, every
+   * session ends and every API key is revoked. Counted like sign-in (per
+   * address, then per account) and the link is looked up before the new
+   * password is hashed: a flood of made-up links costs no hashing at all.
+   */
+  async resetPassword(token: string, password: string, confirmPassword: string | undefined, ip: string): Promise<{ message: string }> {
+    assertAllowed(
+      await this.limiter.take([
+        { key: `reset-password:ip:${ip}`, limit: RESET_ATTEMPTS_PER_IP_PER_MINUTE, windowSeconds: 60 },
+        { key: `reset-password:ip:${ip}`, limit: RESET_ATTEMPTS_PER_IP_PER_HOUR, windowSeconds: 3600 },
+      ]),
+      messages.tooManyAttempts,
+    );
     const invalid = newPasswordError(password, confirmPassword);
     if (invalid) throw new AppError('validation', invalid);
+    const tokenId = hashToken(token ?? '');
+    const live = await repo.findLiveToken(this.db, tokenId, 'password_reset');
+    if (!live) throw new AppError('validation', msg.resetLinkInvalid);
+    assertAllowed(
+      await this.limiter.take([{ key: `reset-password:account:${live.user_id}`, limit: RESET_ATTEMPTS_PER_ACCOUNT_PER_MINUTE, windowSeconds: 60 }]),
+      messages.tooManyAttempts,
+    );
     const passwordHash = await hashPassword(password);
     const userId = await this.db.transaction(async (tx) => {
-      const used = await repo.consumeToken(tx, hashToken(token ?? ''), 'password_reset');
+      const used = await repo.consumeToken(tx, tokenId, 'password_reset');
       if (!used) return null;
       await repo.setPassword(tx, used.user_id, passwordHash);
       await repo.retireTokens(tx, used.user_id, 'password_reset');
       // The link came through the inbox: that proves the address too.
       await repo.markVerified(tx, used.user_id);
       await repo.deleteSessionsExcept(tx, used.user_id, null);
+      await repo.revokeApiKeys(tx, used.user_id);
       return used.user_id;
     });
     if (!userId) throw new AppError('validation', msg.resetLinkInvalid);
@@ -152,6 +197,7 @@ export class AccountService {
       await repo.setPassword(tx, userId, passwordHash);
       await repo.retireTokens(tx, userId, 'password_reset');
       const n = await repo.deleteSessionsExcept(tx, userId, currentSessionId);
+      await repo.revokeApiKeys(tx, userId);
       await this.mail.send(user.email, { kind: 'password_changed', name: user.full_name }, { userId, tx });
       return n;
     });
@@ -201,6 +247,8 @@ export class AccountService {
       if (!used) return false;
       await repo.markVerified(tx, used.user_id);
       await repo.retireTokens(tx, used.user_id, 'email_verification');
+      const account = await repo.findAccount(tx, used.user_id);
+      if (account) await this.opts.welcome?.atConfirmed(tx, account.id, account.email);
       return true;
     });
     if (!ok) throw new AppError('validation', msg.verifyLinkInvalid);

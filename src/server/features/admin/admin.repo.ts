@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/db.js';
 import { one } from '../../db/db.js';
+import { containsPattern } from '../../db/like.js';
 import type { Role } from '../../../shared/constants.js';
 import type { PlatformSummary, RunsByTool } from '../../../shared/admin.schema.js';
 
@@ -86,11 +87,10 @@ export interface AdminUserRow {
   role: Role;
   energy_balance: number;
   total_energy_purchased: number;
+  energy_owed: number;
   created_at: Date;
-}
-
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  suspended_at: Date | null;
+  suspended_reason: string | null;
 }
 
 /** By e-mail, then id (e-mails of deleted accounts may repeat); `after` is the last row of the previous page. */
@@ -99,13 +99,14 @@ export function searchUsers(db: Queryable, query: string, limit: number, after?:
     `SELECT u.id, u.email, u.full_name, u.role,
             COALESCE(p.energy_balance, 0) AS energy_balance,
             COALESCE(p.total_energy_purchased, 0) AS total_energy_purchased,
-            u.created_at
+            COALESCE(p.energy_owed, 0) AS energy_owed,
+            u.created_at, u.suspended_at, u.suspended_reason
        FROM users u LEFT JOIN user_profiles p ON p.id = u.id
       WHERE u.deleted_at IS NULL AND ($1 = '' OR u.email ILIKE $2 OR u.full_name ILIKE $2)
         AND ($4::text IS NULL OR (u.email, u.id) > ($4::text, $5::uuid))
       ORDER BY u.email, u.id
       LIMIT $3`,
-    [query, likePattern(query), limit, after?.[0] ?? null, after?.[1] ?? null],
+    [query, containsPattern(query), limit, after?.[0] ?? null, after?.[1] ?? null],
   );
 }
 
@@ -115,7 +116,8 @@ export function findUser(db: Queryable, userId: string) {
     `SELECT u.id, u.email, u.full_name, u.role,
             COALESCE(p.energy_balance, 0) AS energy_balance,
             COALESCE(p.total_energy_purchased, 0) AS total_energy_purchased,
-            u.created_at
+            COALESCE(p.energy_owed, 0) AS energy_owed,
+            u.created_at, u.suspended_at, u.suspended_reason
        FROM users u LEFT JOIN user_profiles p ON p.id = u.id
       WHERE u.id = $1`,
     [userId],
@@ -127,12 +129,66 @@ export function ensureProfile(db: Queryable, userId: string) {
   return db.query('INSERT INTO user_profiles (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [userId]);
 }
 
-/** Locks the account row and returns its current role. */
-export async function lockUserRole(db: Queryable, userId: string): Promise<string | undefined> {
-  const row = await one<{ role: string }>(db, 'SELECT role FROM users WHERE id = $1 FOR UPDATE', [userId]);
+/**
+ * The rows of the acting admin and the account changed, locked together in id
+ * order (two admins changing each other lock in the same order, so they wait
+ * instead of deadlocking); the roles are the committed ones, read after the wait.
+ */
+export async function lockRoles(db: Queryable, ids: string[]): Promise<Map<string, string>> {
+  const rows = await db.query<{ id: string; role: string }>(
+    'SELECT id, role FROM users WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL ORDER BY id FOR UPDATE',
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, r.role]));
+}
+
+/** The acting admin's role as committed now, held (FOR SHARE) until the change commits: a demotion waits for it. */
+export async function holdActorRole(db: Queryable, userId: string): Promise<string | undefined> {
+  const row = await one<{ role: string }>(db, 'SELECT role FROM users WHERE id = $1 AND deleted_at IS NULL FOR SHARE', [userId]);
   return row?.role;
 }
 
 export function setRole(db: Queryable, userId: string, role: string) {
   return db.query('UPDATE users SET role = $2, updated_at = now() WHERE id = $1', [userId, role]);
+}
+
+/** Locks the account row (not a deleted one) for a suspension or reinstatement. */
+export function lockAccountForSuspension(db: Queryable, userId: string) {
+  return one<{ role: string; suspended_at: Date | null }>(db, 'SELECT role, suspended_at FROM users WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [userId]);
+}
+
+/** Serialises "is this the last admin who can act?" across concurrent suspensions and deletions. */
+export function lockAdmins(db: Queryable) {
+  return db.query(`SELECT id FROM users WHERE role = 'admin' AND deleted_at IS NULL ORDER BY id FOR UPDATE`);
+}
+
+/** Admins other than userId who can still sign in (not deleted, not suspended). */
+export async function countOtherActiveAdmins(db: Queryable, userId: string): Promise<number> {
+  const row = await one<{ n: number }>(
+    db,
+    `SELECT count(*)::int AS n FROM users WHERE role = 'admin' AND deleted_at IS NULL AND suspended_at IS NULL AND id <> $1`,
+    [userId],
+  );
+  return row?.n ?? 0;
+}
+
+/** Suspends the account and ends every session of it; API keys stop by the suspension itself. */
+export async function suspendAccount(db: Queryable, userId: string, reason: string | null): Promise<number> {
+  await db.query('UPDATE users SET suspended_at = now(), suspended_reason = $2, updated_at = now() WHERE id = $1', [userId, reason]);
+  const ended = await db.query('DELETE FROM sessions WHERE user_id = $1 RETURNING id', [userId]);
+  return ended.length;
+}
+
+export function reinstateAccount(db: Queryable, userId: string) {
+  return db.query('UPDATE users SET suspended_at = NULL, suspended_reason = NULL, updated_at = now() WHERE id = $1', [userId]);
+}
+
+/** Whether the acting admin can still act as of now (an admin, not suspended), held until the change commits. */
+export async function actorCanAct(db: Queryable, userId: string): Promise<boolean> {
+  const row = await one<{ ok: boolean }>(
+    db,
+    "SELECT role = 'admin' AND suspended_at IS NULL AS ok FROM users WHERE id = $1 AND deleted_at IS NULL FOR SHARE",
+    [userId],
+  );
+  return row?.ok === true;
 }

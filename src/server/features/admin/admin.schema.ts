@@ -129,3 +129,5 @@ export const grantBody = z.object({
 });
 
 export const roleBody = z.object({ role: z.enum(ROLES) });
+
+export const suspendBody = z.object({ reason: z.string().trim().max(200).optional() });

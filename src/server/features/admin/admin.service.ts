@@ -1,16 +1,16 @@
-import type { Db } from '../../db/db.js';
+import type { Db, Queryable } from '../../db/db.js';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
 import { decodeOptionalCursor, pageOf, seqKey } from '../../http/cursor.js';
 import type { Page } from '../../../shared/page.schema.js';
-import type { AdminUser, GrantResult, RoleResult } from '../../../shared/admin-users.schema.js';
+import type { AdminUser, GrantResult, RoleResult, SuspensionResult } from '../../../shared/admin-users.schema.js';
 import type { AuditEntry, PlatformSummary, PricingUpdateResult } from '../../../shared/admin.schema.js';
-import { messages } from '../../../shared/messages.js';
+import { messages, suspensionMessages } from '../../../shared/messages.js';
 import type { Role } from '../../../shared/constants.js';
 import type { AuthenticatedUser } from '../auth/auth.service.js';
 import type { EnergyService } from '../energy/energy.service.js';
 import * as pricingRepo from '../pricing/pricing.repo.js';
-import type { RealtimeHub } from '../../realtime/realtime-hub.js';
+import { ACCOUNT_SUSPENDED_EVENT, type RealtimeHub } from '../../realtime/realtime-hub.js';
 import * as repo from './admin.repo.js';
 import { adminMessages, parsePricingUpdate } from './admin.schema.js';
 
@@ -19,9 +19,17 @@ export const AUDIT_ACTIONS = {
   toolPricing: 'update_tool_pricing',
   planEnergy: 'update_plan_energy',
   referralOnly: 'set_referral_only',
+  welcomeEnergy: 'set_welcome_energy',
   grant: 'grant_energy',
   role: 'set_role',
+  suspend: 'suspend_user',
+  reinstate: 'reinstate_user',
 } as const;
+
+/** What a suspension asks of the tools feature: the account's runs that have not ended, cancelled and refunded. */
+export interface OpenRunsPort {
+  cancelOpenRunsOf(userId: string): Promise<number>;
+}
 
 /** Users are listed by e-mail, then id. */
 const emailKey = z.tuple([z.string().max(400), z.uuid()]);
@@ -40,6 +48,7 @@ export class AdminService {
     private readonly energy: EnergyService,
     private readonly realtime: RealtimeHub,
     private readonly log: { error: (obj: unknown, msg?: string) => void } = console,
+    private readonly runs?: OpenRunsPort,
   ) {}
 
   /**
@@ -52,6 +61,7 @@ export class AdminService {
     const update = parsePricingUpdate(body);
     try {
       const changes = await this.db.transaction(async (tx) => {
+        await this.stillAdmin(tx, admin.id);
         let changed = 0;
         const scopes = new Set<string>();
 
@@ -147,7 +157,10 @@ export class AdminService {
     assertAdmin(admin);
     const after = decodeOptionalCursor(cursor, emailKey);
     const page = pageOf(await repo.searchUsers(this.db, query.trim().toLowerCase(), limit + 1, after), limit, (u) => [u.email, u.id]);
-    return { items: page.rows.map((u) => ({ ...u, created_at: new Date(u.created_at).toISOString() })), next_cursor: page.next_cursor };
+    return {
+      items: page.rows.map((u) => ({ ...u, created_at: new Date(u.created_at).toISOString(), suspended_at: u.suspended_at ? new Date(u.suspended_at).toISOString() : null })),
+      next_cursor: page.next_cursor,
+    };
   }
 
   /** Gives ENERGY through the ledger (EnergyService.grant) and audits it, in one transaction. */
@@ -161,6 +174,7 @@ export class AdminService {
     if (!UUID_RE.test(userId)) throw new AppError('not_found', adminMessages.userNotFound);
     const description = reason?.trim() || 'Granted by admin';
     const balance = await this.db.transaction(async (tx) => {
+      await this.stillAdmin(tx, admin.id);
       const target = await repo.findUser(tx, userId);
       if (!target) throw new AppError('not_found', adminMessages.userNotFound);
       await repo.ensureProfile(tx, userId);
@@ -169,12 +183,17 @@ export class AdminService {
         adminId: admin.id,
         action: AUDIT_ACTIONS.grant,
         target: userId,
-        oldValue: { energy_balance: after - amount },
+        oldValue: { energy_balance: target.energy_balance },
         newValue: { energy_balance: after, amount, reason: description },
       });
       return after;
     });
     return { user_id: userId, amount, energy_balance: balance };
+  }
+
+  /** The actor is an admin as of now (not as of the request's start), and stays one until the change commits. */
+  private async stillAdmin(tx: Queryable, adminId: string): Promise<void> {
+    if ((await repo.holdActorRole(tx, adminId)) !== 'admin') throw new AppError('forbidden', messages.forbidden);
   }
 
   async setRole(admin: AuthenticatedUser, userId: string, role: Role): Promise<RoleResult> {
@@ -183,7 +202,11 @@ export class AdminService {
     // An admin demoting themself could lock every admin out; another admin (or the CLI) must do it.
     if (userId === admin.id) throw new AppError('conflict', adminMessages.ownRole);
     await this.db.transaction(async (tx) => {
-      const old = await repo.lockUserRole(tx, userId);
+      // The actor's role is checked here, inside the change, not from the request's start:
+      // two admins demoting each other at once leave one admin (the second finds itself demoted).
+      const roles = await repo.lockRoles(tx, [admin.id, userId]);
+      if (roles.get(admin.id) !== 'admin') throw new AppError('forbidden', messages.forbidden);
+      const old = roles.get(userId);
       if (!old) throw new AppError('not_found', adminMessages.userNotFound);
       if (old === role) return;
       await repo.setRole(tx, userId, role);
@@ -198,5 +221,63 @@ export class AdminService {
       await this.realtime.publish('profile', userId, { role }, tx);
     });
     return { user_id: userId, role };
+  }
+
+  /**
+   * Suspends an account at once (decision 028): its sessions end, its API keys stop authenticating,
+   * its queued and running runs are cancelled and refunded, and its open screens hear of it. An
+   * admin cannot suspend themself, and an admin account is suspended only while another admin who
+   * can still sign in remains (two admins suspending each other at once: the second is refused).
+   */
+  async suspend(admin: AuthenticatedUser, userId: string, reason?: string): Promise<SuspensionResult> {
+    assertAdmin(admin);
+    if (!UUID_RE.test(userId)) throw new AppError('not_found', adminMessages.userNotFound);
+    if (userId === admin.id) throw new AppError('conflict', suspensionMessages.ownAccount);
+    const note = reason?.trim() || null;
+    const sessionsEnded = await this.db.transaction(async (tx) => {
+      // Admins first, then the account: the order every "last admin" check takes.
+      await repo.lockAdmins(tx);
+      const target = await repo.lockAccountForSuspension(tx, userId);
+      if (!target) throw new AppError('not_found', adminMessages.userNotFound);
+      if (target.suspended_at) return 0;
+      if (target.role === 'admin' && (await repo.countOtherActiveAdmins(tx, userId)) === 0) throw new AppError('conflict', suspensionMessages.lastAdmin);
+      // The actor as of now, not as of the request's start (a suspended or demoted admin acts no more).
+      if (!(await repo.actorCanAct(tx, admin.id))) throw new AppError('forbidden', messages.forbidden);
+      const ended = await repo.suspendAccount(tx, userId, note);
+      await repo.insertAudit(tx, {
+        adminId: admin.id,
+        action: AUDIT_ACTIONS.suspend,
+        target: userId,
+        oldValue: { suspended: false },
+        newValue: { suspended: true, reason: note, sessions_ended: ended },
+      });
+      // Open screens of the account sign out (their streams are closed once it is sent).
+      await this.realtime.publish(ACCOUNT_SUSPENDED_EVENT, userId, {}, tx);
+      return ended;
+    });
+    // After the commit: a run being charged held the account row, so it is in the table by now.
+    const runsCancelled = (await this.runs?.cancelOpenRunsOf(userId)) ?? 0;
+    return { user_id: userId, suspended: true, sessions_ended: sessionsEnded, runs_cancelled: runsCancelled };
+  }
+
+  /** Lifts a suspension: the owner can sign in again, and API keys that were not revoked work again. */
+  async reinstate(admin: AuthenticatedUser, userId: string): Promise<SuspensionResult> {
+    assertAdmin(admin);
+    if (!UUID_RE.test(userId)) throw new AppError('not_found', adminMessages.userNotFound);
+    await this.db.transaction(async (tx) => {
+      if (!(await repo.actorCanAct(tx, admin.id))) throw new AppError('forbidden', messages.forbidden);
+      const target = await repo.lockAccountForSuspension(tx, userId);
+      if (!target) throw new AppError('not_found', adminMessages.userNotFound);
+      if (!target.suspended_at) return;
+      await repo.reinstateAccount(tx, userId);
+      await repo.insertAudit(tx, {
+        adminId: admin.id,
+        action: AUDIT_ACTIONS.reinstate,
+        target: userId,
+        oldValue: { suspended: true },
+        newValue: { suspended: false },
+      });
+    });
+    return { user_id: userId, suspended: false, sessions_ended: 0, runs_cancelled: 0 };
   }
 }

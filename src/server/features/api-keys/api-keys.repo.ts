@@ -57,7 +57,7 @@ export function findActiveKeyUser(db: Queryable, hash: string) {
     db,
     `SELECT k.id AS key_id, k.name AS key_name, k.last_used_at, u.id, u.email, u.full_name, u.role, u.email_verified_at
        FROM api_keys k JOIN users u ON u.id = k.user_id
-      WHERE k.token_hash = $1 AND k.revoked_at IS NULL AND u.deleted_at IS NULL`,
+      WHERE k.token_hash = $1 AND k.revoked_at IS NULL AND u.deleted_at IS NULL AND u.suspended_at IS NULL`,
     [hash],
   );
 }

@@ -14,7 +14,7 @@ export const apiKeysRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
 
   r.get(
     '/api/keys',
-    { config: { auth: 'user' }, schema: { tags: ['api-keys'], response: { 200: apiKeyListSchema } } },
+    { config: { auth: 'user' }, schema: { tags: ['api-keys'], summary: 'Your API keys', response: { 200: apiKeyListSchema } } },
     async (req) => {
       const user = await requireUser(req, auth);
       return { items: await apiKeys.list(user.id), next_cursor: null };
@@ -23,7 +23,7 @@ export const apiKeysRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
 
   r.post(
     '/api/keys',
-    { config: { auth: 'user' }, schema: { tags: ['api-keys'], body: createApiKeyBody, response: { 201: createdApiKeySchema } } },
+    { config: { auth: 'user' }, schema: { tags: ['api-keys'], summary: 'Create an API key', body: createApiKeyBody, response: { 201: createdApiKeySchema } } },
     async (req, reply) => {
       const user = await requireUser(req, auth);
       return reply.status(201).send(await apiKeys.create(user.id, req.body.name));
@@ -32,7 +32,7 @@ export const apiKeysRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
 
   r.delete(
     '/api/keys/:id',
-    { config: { auth: 'user' }, schema: { tags: ['api-keys'], params: idParams, response: { 200: apiKeySchema } } },
+    { config: { auth: 'user' }, schema: { tags: ['api-keys'], summary: 'Revoke an API key', params: idParams, response: { 200: apiKeySchema } } },
     async (req) => {
       const user = await requireUser(req, auth);
       return apiKeys.revoke(user.id, req.params.id);

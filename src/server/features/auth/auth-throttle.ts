@@ -31,12 +31,15 @@ export function signInRules(limits: AuthLimits, email: string, ip: string, known
   const rules: Rule[] = [
     { key: `signin:ip:${ip}`, limit: limits.signInPerIpPerMinute, windowSeconds: MINUTE },
     { key: `signin:ip:${ip}`, limit: limits.signInPerIpPerHour, windowSeconds: HOUR },
-    { key: `signin:account-ip:${email}|${ip}`, limit: perAccount, windowSeconds: MINUTE },
-    { key: `signin:account-ip:${email}|${ip}`, limit: perAccount * 3, windowSeconds: HOUR },
+    { key: `${accountIpKeyPrefix(email)}${ip}`, limit: perAccount, windowSeconds: MINUTE },
+    { key: `${accountIpKeyPrefix(email)}${ip}`, limit: perAccount * 3, windowSeconds: HOUR },
   ];
   if (!knownAddress) rules.push({ key: accountWideKey(email), limit: perAccount, windowSeconds: MINUTE });
   return rules;
 }
+
+/** What every per-account-and-address key starts with; the address follows. */
+export const accountIpKeyPrefix = (email: string) => `signin:account-ip:${email}|`;
 
 /** The account-wide rule's key: every address the account never signed in from shares it. */
 export const accountWideKey = (email: string) => `signin:account:${email}`;

@@ -8,6 +8,7 @@ export interface UserRow {
   full_name: string;
   password_hash: string;
   role: Role;
+  suspended_at: Date | null;
 }
 
 export interface SessionUserRow {
@@ -22,14 +23,14 @@ export interface SessionUserRow {
 }
 
 export function findUserByEmail(db: Queryable, email: string) {
-  return one<UserRow>(db, 'SELECT id, email, full_name, password_hash, role FROM users WHERE email = $1 AND deleted_at IS NULL', [email]);
+  return one<UserRow>(db, 'SELECT id, email, full_name, password_hash, role, suspended_at FROM users WHERE email = $1 AND deleted_at IS NULL', [email]);
 }
 
 export function insertUser(db: Queryable, u: { email: string; fullName: string; passwordHash: string; role: Role }) {
   return one<UserRow>(
     db,
     `INSERT INTO users (email, full_name, password_hash, role) VALUES ($1, $2, $3, $4)
-     RETURNING id, email, full_name, password_hash, role`,
+     RETURNING id, email, full_name, password_hash, role, suspended_at`,
     [u.email, u.fullName, u.passwordHash, u.role],
   ) as Promise<UserRow>;
 }
@@ -55,7 +56,7 @@ export function findSessionUser(db: Queryable, sessionId: string) {
     db,
     `SELECT u.id, u.email, u.full_name, u.role, u.email_verified_at, s.id AS session_id, s.expires_at, s.last_seen_at
        FROM sessions s JOIN users u ON u.id = s.user_id
-      WHERE s.id = $1`,
+      WHERE s.id = $1 AND u.suspended_at IS NULL`,
     [sessionId],
   );
 }

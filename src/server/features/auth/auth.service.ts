@@ -1,15 +1,9 @@
-import type { Db, Queryable } from '../../db/db.js';
+import type { Db, Queryable, Tx } from '../../db/db.js';
 import { AppError } from '../../http/errors.js';
-import { messages } from '../../../shared/messages.js';
+import { messages, suspensionMessages } from '../../../shared/messages.js';
 import { SESSION_SEEN_INTERVAL_SECONDS, SESSION_TTL_DAYS, type Role } from '../../../shared/constants.js';
-import {
-  normalizeEmail,
-  normalizeInviteCode,
-  registrationError,
-  type AuthResponse,
-  type SignInBody,
-  type SignUpBody,
-} from '../../../shared/auth.schema.js';
+import type { AuthResponse, SignInBody, SignUpBody } from '../../../shared/auth.schema.js';
+import { normalizeEmail, normalizeInviteCode, registrationError } from '../../../shared/registration.js';
 import * as repo from './auth.repo.js';
 import { hashPassword, timingDummyHash, verifyPassword } from './password.js';
 import { newSessionToken, sessionIdOf } from './session-token.js';
@@ -46,6 +40,11 @@ export interface InviteGate {
   redeem(tx: Queryable, code: string, newUserId: string): Promise<boolean>;
 }
 
+/** The welcome grant at sign-up (energy feature), in the account-creating transaction. */
+export interface WelcomeAtSignUp {
+  atSignUp(tx: Tx, userId: string, email: string): Promise<number>;
+}
+
 export const openRegistration: InviteGate = {
   isReferralOnly: async () => false,
   redeem: async () => false,
@@ -71,6 +70,7 @@ export class AuthService {
     private readonly limiter: Limiter = new Limiter(db),
     private readonly limits: AuthLimits = DEFAULT_AUTH_LIMITS,
     private readonly keys?: KeyAuthenticator,
+    private readonly welcome?: WelcomeAtSignUp,
   ) {}
 
   async signUp(body: SignUpBody, meta: RequestMeta): Promise<AuthResponse> {
@@ -102,6 +102,7 @@ export class AuthService {
         if (referralOnly && !(await this.inviteGate.redeem(tx, inviteCode, created.id))) {
           throw new AppError('validation', messages.inviteInvalid);
         }
+        await this.welcome?.atSignUp(tx, created.id, email);
         return created;
       })
       .catch((err) => {
@@ -136,6 +137,8 @@ export class AuthService {
     // Verify against a dummy hash for unknown e-mails: same answer, same time.
     const ok = await verifyPassword(user?.password_hash ?? (await timingDummyHash()), body.password ?? '');
     if (!user || !ok) throw new AppError('unauthenticated', messages.invalidCredentials);
+    // Said only to whoever knows the password: the address alone tells a stranger nothing.
+    if (user.suspended_at) throw new AppError('account_suspended', suspensionMessages.signIn);
     return this.startSession(user, meta);
   }
 

@@ -67,10 +67,11 @@ export async function queuedJobIds(db: Queryable, userId: string, batchId: strin
 }
 
 /** The batch's failed runs not yet run again, locked so two retries cannot both take one. */
-export function lockFailedJobs(db: Queryable, userId: string, batchId: string) {
+/** The failed items not yet retried; row-locked until the transaction ends unless only looked at. */
+export function lockFailedJobs(db: Queryable, userId: string, batchId: string, lock = true) {
   return db.query<ToolJobRow>(
     `SELECT * FROM tool_jobs WHERE user_id = $1 AND batch_id = $2 AND status = 'failed' AND retried_by IS NULL
-      ORDER BY batch_position FOR UPDATE`,
+      ORDER BY batch_position${lock ? ' FOR UPDATE' : ''}`,
     [userId, batchId],
   );
 }

@@ -5,8 +5,9 @@ import type { AppContext } from '../../app-context.js';
 import { requireUser } from '../../http/auth-context.js';
 import { cursorParam } from '../../http/cursor.js';
 import { apiError } from '../../../shared/api-error.js';
-import { limitMessages } from '../../../shared/messages.js';
+import { runLimit } from '../limits/route-limits.js';
 import { batch, batchEstimate, batchList, batchRequest, batchShortfall } from '../../../shared/batch.schema.js';
+import { fileAnswer } from '../../http/openapi.js';
 
 const batchParams = z.object({ id: z.string().max(64) });
 const batchHeaders = z.looseObject({
@@ -27,7 +28,7 @@ export const batchesRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
   const { auth, batches } = ctx.services;
   // A batch start counts as one run start against the per-minute limit it shares with the tools.
   const perMinute = ctx.config.TOOL_RUNS_PER_MINUTE;
-  const rateLimit = { name: 'tool-runs', limit: perMinute, windowSeconds: 60, message: limitMessages.toolRuns(perMinute), replayHeader: 'idempotency-key' };
+  const rateLimit = runLimit(perMinute, 'idempotency-key');
   // A call without a body is a call with nothing picked: the schema's own message says what is missing.
   const emptyBody = async (req: { body: unknown }) => {
     req.body ??= {};
@@ -85,7 +86,7 @@ export const batchesRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
 
   r.get(
     '/api/batches/:id',
-    { config: { auth: 'user' }, schema: { tags: ['batches'], params: batchParams, response: { 200: batch, 404: apiError } } },
+    { config: { auth: 'user' }, schema: { tags: ['batches'], summary: 'One batch with its images', params: batchParams, response: { 200: batch, 404: apiError } } },
     async (req) => {
       const user = await requireUser(req, auth);
       return batches.get(user.id, req.params.id);
@@ -129,11 +130,10 @@ export const batchesRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
   r.get(
     '/api/batches/:id/download',
     {
-      config: { auth: 'user' },
+      config: { auth: 'user', answers: { 200: fileAnswer('application/zip', 'The ZIP') } },
       schema: {
         tags: ['batches'],
         summary: 'Every finished image of the batch as one ZIP, named after the images they were made from',
-        produces: ['application/zip'],
         params: batchParams,
       },
     },

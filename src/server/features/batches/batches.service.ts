@@ -96,6 +96,7 @@ export class BatchesService {
       if (existing) return this.replay(existing, requestHash);
     }
     await this.assertLibraryImages(user.id, input.items);
+    await this.library.assertRoomForResults(user.id);
 
     const created = await this.db.transaction(async (tx) => {
       const price = await this.pricing.priceFor({ role: user.role }, definition.info.pricing, tx);
@@ -145,6 +146,8 @@ export class BatchesService {
   async retryFailed(user: Caller, id: string, apiKeyId?: string): Promise<Batch> {
     const batch = await this.mustFind(user.id, id);
     const definition = this.toolOf(batch.tool);
+    // An image deleted since would only fail again: refused before anything is charged.
+    for (const old of await repo.lockFailedJobs(this.db, user.id, batch.id, false)) await this.tools.checkSource(user.id, definition, old.input);
     const created = await this.db.transaction(async (tx) => {
       const failed = await repo.lockFailedJobs(tx, user.id, batch.id);
       if (!failed.length) throw new AppError('conflict', batchMessages.nothingToRetry);

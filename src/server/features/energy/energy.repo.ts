@@ -15,6 +15,8 @@ export interface TransactionRow {
   amount_paid_cents: number | null;
   /** admin_tool_pricing.tool_name a spend paid for (statistics). */
   tool_name: string | null;
+  /** What this entry added to (+) or settled of (-) the ENERGY owed (decision 028). */
+  owed_change: number;
   /** Insertion order: the paging key. */
   seq: number;
 }
@@ -91,10 +93,11 @@ export interface NewTransaction {
   stripePaymentIntentId?: string | null;
   amountPaidCents?: number | null;
   toolName?: string | null;
+  owedChange?: number;
 }
 
 const INSERT_COLUMNS =
-  '(user_id, type, description, amount, job_id, payment_id, stripe_payment_intent_id, amount_paid_cents, tool_name)';
+  '(user_id, type, description, amount, job_id, payment_id, stripe_payment_intent_id, amount_paid_cents, tool_name, owed_change)';
 
 function insertParams(t: NewTransaction) {
   return [
@@ -107,28 +110,34 @@ function insertParams(t: NewTransaction) {
     t.stripePaymentIntentId ?? null,
     t.amountPaidCents ?? null,
     t.toolName ?? null,
+    t.owedChange ?? 0,
   ];
 }
 
 export function insertTransaction(db: Queryable, t: NewTransaction) {
   return one<TransactionRow>(
     db,
-    `INSERT INTO energy_transactions ${INSERT_COLUMNS} VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+    `INSERT INTO energy_transactions ${INSERT_COLUMNS} VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
     insertParams(t),
   ) as Promise<TransactionRow>;
 }
 
 /**
- * Claims a unique ledger entry (a purchase per payment, a refund per job);
+ * Claims a unique ledger entry (a purchase per payment, a refund per job, a welcome grant per account);
  * undefined when it was already claimed. The caller moves the balance only
  * after a successful claim, in the same transaction, so a duplicate changes
  * nothing (a concurrent duplicate waits on the unique index, then yields).
  */
 export function claimTransaction(db: Queryable, t: NewTransaction) {
-  const conflict = t.type === 'purchase' ? "(payment_id) WHERE type = 'purchase'" : '(job_id, type) WHERE job_id IS NOT NULL';
+  const conflict =
+    t.type === 'purchase'
+      ? "(payment_id) WHERE type = 'purchase'"
+      : t.type === 'welcome'
+        ? "(user_id) WHERE type = 'welcome'"
+        : '(job_id, type) WHERE job_id IS NOT NULL';
   return one<TransactionRow>(
     db,
-    `INSERT INTO energy_transactions ${INSERT_COLUMNS} VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+    `INSERT INTO energy_transactions ${INSERT_COLUMNS} VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      ON CONFLICT ${conflict} DO NOTHING
      RETURNING *`,
     insertParams(t),
@@ -152,3 +161,72 @@ export function listTransactions(db: Queryable, userId: string, limit: number, b
   );
 }
 
+
+/**
+ * Takes up to `amount` from the balance; what the balance cannot cover is
+ * added to what the user owes. One statement on the locked profile row.
+ */
+export async function takeBack(db: Queryable, userId: string, amount: number): Promise<{ taken: number; owed: number }> {
+  const row = await one<{ taken: number }>(
+    db,
+    `WITH c AS (SELECT id, LEAST($2::int, energy_balance) AS taken FROM user_profiles WHERE id = $1 FOR UPDATE)
+     UPDATE user_profiles p
+        SET energy_balance = p.energy_balance - c.taken, energy_owed = p.energy_owed + ($2::int - c.taken), updated_at = now()
+       FROM c WHERE p.id = c.id
+     RETURNING c.taken`,
+    [userId, amount],
+  );
+  if (!row) throw new Error(`No profile for user ${userId}`);
+  return { taken: row.taken, owed: amount - row.taken };
+}
+
+/** Gives `amount` back: first as forgiven debt, the rest to the balance. */
+export async function giveBack(db: Queryable, userId: string, amount: number): Promise<{ credited: number; forgiven: number }> {
+  const row = await one<{ forgiven: number }>(
+    db,
+    `WITH c AS (SELECT id, LEAST($2::int, energy_owed) AS forgiven FROM user_profiles WHERE id = $1 FOR UPDATE)
+     UPDATE user_profiles p
+        SET energy_owed = p.energy_owed - c.forgiven, energy_balance = p.energy_balance + ($2::int - c.forgiven), updated_at = now()
+       FROM c WHERE p.id = c.id
+     RETURNING c.forgiven`,
+    [userId, amount],
+  );
+  if (!row) throw new Error(`No profile for user ${userId}`);
+  return { credited: amount - row.forgiven, forgiven: row.forgiven };
+}
+
+/** Pays what is owed from the balance, as far as it goes; 0 when nothing was owed or nothing to pay with. */
+export async function settleOwed(db: Queryable, userId: string): Promise<number> {
+  const row = await one<{ paid: number }>(
+    db,
+    `WITH c AS (SELECT id, LEAST(energy_owed, energy_balance) AS paid FROM user_profiles
+                 WHERE id = $1 AND energy_owed > 0 AND energy_balance > 0 FOR UPDATE)
+     UPDATE user_profiles p
+        SET energy_balance = p.energy_balance - c.paid, energy_owed = p.energy_owed - c.paid, updated_at = now()
+       FROM c WHERE p.id = c.id
+     RETURNING c.paid`,
+    [userId],
+  );
+  return row?.paid ?? 0;
+}
+
+export async function readOwed(db: Queryable, userId: string): Promise<number> {
+  const row = await one<{ energy_owed: number }>(db, 'SELECT energy_owed FROM user_profiles WHERE id = $1', [userId]);
+  return row?.energy_owed ?? 0;
+}
+
+/** Net ENERGY taken back from a purchase so far (reversals minus restores, owed parts included). */
+export async function reversedOfPayment(db: Queryable, paymentId: string): Promise<number> {
+  const row = await one<{ reversed: number }>(
+    db,
+    `SELECT COALESCE(SUM(owed_change - amount), 0)::int AS reversed
+       FROM energy_transactions WHERE payment_id = $1 AND type IN ('reversal', 'restore')`,
+    [paymentId],
+  );
+  return row?.reversed ?? 0;
+}
+
+/** Every ledger entry of one purchase (the purchase, its reversals and restores), oldest first. */
+export function paymentEntries(db: Queryable, paymentId: string) {
+  return db.query<TransactionRow>('SELECT * FROM energy_transactions WHERE payment_id = $1 ORDER BY seq', [paymentId]);
+}

@@ -15,7 +15,7 @@ const query = z.object({
 
 export const energyRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get('/api/transactions', { config: { auth: 'user' }, schema: { querystring: query, tags: ['energy'], response: { 200: pageSchema(energyTransactionSchema) } } }, async (req) => {
+  r.get('/api/transactions', { config: { auth: 'user' }, schema: { querystring: query, tags: ['energy'], summary: 'Your ENERGY ledger, newest first', response: { 200: pageSchema(energyTransactionSchema) } } }, async (req) => {
     const user = await requireUser(req, ctx.services.auth);
     return ctx.services.energy.listTransactions(user.id, req.query.limit, req.query.cursor);
   });

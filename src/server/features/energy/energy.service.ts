@@ -3,7 +3,7 @@ import { AppError } from '../../http/errors.js';
 import { decodeOptionalCursor, pageOf, seqKey } from '../../http/cursor.js';
 import type { Page } from '../../../shared/page.schema.js';
 import type { EnergyTransaction } from '../../../shared/energy.schema.js';
-import { insufficientEnergyMessage } from '../../../shared/messages.js';
+import { insufficientEnergyMessage, owedMessages } from '../../../shared/messages.js';
 import * as repo from './energy.repo.js';
 
 export interface SpendRequest {
@@ -24,6 +24,14 @@ export interface PurchaseRequest {
   paymentId: string;
   stripePaymentIntentId?: string | null;
   amountPaidCents?: number | null;
+  description: string;
+}
+
+/** A purchase's ENERGY taken back or given back (decision 028), linked to it by its payment id. */
+export interface PaymentAdjustment {
+  userId: string;
+  paymentId: string;
+  amount: number;
   description: string;
 }
 
@@ -65,6 +73,9 @@ export class EnergyService {
       toolName: req.tool,
     });
     if (balance === undefined) {
+      // While ENERGY is owed the balance is 0 (every credit pays the debt first): say why, and what to do.
+      const owed = await repo.readOwed(tx ?? this.db, req.userId);
+      if (owed > 0) throw new AppError('insufficient_energy', owedMessages.blocked(owed), { energy_owed: owed });
       throw new AppError('insufficient_energy', insufficientEnergyMessage(req.cost, req.toolName));
     }
     this.changed(req.userId, tx);
@@ -87,7 +98,10 @@ export class EnergyService {
         jobId,
       });
       if (!claimed) return null;
-      if (claimed.amount > 0) await repo.credit(q, spent.user_id, claimed.amount, false);
+      if (claimed.amount > 0) {
+        await repo.credit(q, spent.user_id, claimed.amount, false);
+        await this.settle(q, spent.user_id);
+      }
       return spent.user_id;
     };
     const userId = tx ? await run(tx) : await this.db.transaction(run);
@@ -110,6 +124,7 @@ export class EnergyService {
       });
       if (!claimed) return false;
       await repo.credit(q, req.userId, req.energy, true);
+      await this.settle(q, req.userId);
       return true;
     };
     const credited = tx ? await run(tx) : await this.db.transaction(run);
@@ -121,13 +136,71 @@ export class EnergyService {
   async grant(userId: string, amount: number, description: string, tx?: Tx): Promise<number> {
     assertWholeNonNegative(amount);
     const run = async (q: Queryable) => {
-      const balance = await repo.credit(q, userId, amount, false);
+      await repo.credit(q, userId, amount, false);
       await repo.insertTransaction(q, { userId, type: 'grant', description, amount });
-      return balance;
+      await this.settle(q, userId);
+      return repo.readBalance(q, userId, false);
     };
     const balance = tx ? await run(tx) : await this.db.transaction(run);
     this.changed(userId, tx);
     return balance;
+  }
+
+  /** The welcome grant (decision 028): at most one per account, whoever calls twice. False when it had it already. */
+  async welcome(userId: string, amount: number, tx: Tx): Promise<boolean> {
+    assertWholeNonNegative(amount);
+    const claimed = await repo.claimTransaction(tx, { userId, type: 'welcome', description: `Welcome grant: ${amount} ENERGY`, amount });
+    if (!claimed) return false;
+    await repo.credit(tx, userId, amount, false);
+    await this.settle(tx, userId);
+    this.changed(userId, tx);
+    return true;
+  }
+
+  /**
+   * Takes back ENERGY a purchase granted (a refund, a dispute). What the
+   * balance cannot cover is recorded as owed on the same ledger entry; the
+   * balance itself never goes below 0.
+   */
+  async reverse(req: PaymentAdjustment, tx: Tx): Promise<{ taken: number; owed: number }> {
+    assertWholeNonNegative(req.amount);
+    const result = await repo.takeBack(tx, req.userId, req.amount);
+    const description = result.owed > 0 ? `${req.description} (${result.owed} already spent: owed)` : req.description;
+    await repo.insertTransaction(tx, { userId: req.userId, type: 'reversal', description, amount: -result.taken, paymentId: req.paymentId, owedChange: result.owed });
+    this.changed(req.userId, tx);
+    return result;
+  }
+
+  /** Gives back ENERGY taken from a purchase (a dispute won): what is owed is forgiven first. */
+  async restore(req: PaymentAdjustment, tx: Tx): Promise<{ credited: number; forgiven: number }> {
+    assertWholeNonNegative(req.amount);
+    const result = await repo.giveBack(tx, req.userId, req.amount);
+    await repo.insertTransaction(tx, { userId: req.userId, type: 'restore', description: req.description, amount: result.credited, paymentId: req.paymentId, owedChange: -result.forgiven });
+    this.changed(req.userId, tx);
+    return result;
+  }
+
+  /** Net ENERGY taken back from one purchase so far. */
+  reversedOf(paymentId: string, q: Queryable = this.db): Promise<number> {
+    return repo.reversedOfPayment(q, paymentId);
+  }
+
+  /** What the user owes (0 almost always). */
+  owed(userId: string): Promise<number> {
+    return repo.readOwed(this.db, userId);
+  }
+
+  /** A purchase's own ledger entries, oldest first. */
+  paymentEntries(paymentId: string): Promise<repo.TransactionRow[]> {
+    return repo.paymentEntries(this.db, paymentId);
+  }
+
+  /** After any credit: what is owed is paid from the new balance first, with its own ledger entry. */
+  private async settle(q: Queryable, userId: string): Promise<void> {
+    const paid = await repo.settleOwed(q, userId);
+    if (paid > 0) {
+      await repo.insertTransaction(q, { userId, type: 'settlement', description: owedMessages.settled(paid), amount: -paid, owedChange: -paid });
+    }
   }
 
   /** Newest first; cursor pages backwards through older entries. */

@@ -22,7 +22,7 @@ export const estimatesRoutes = (ctx: AppContext): FastifyPluginAsync => async (a
     '/api/tools/:tool/estimate',
     {
       config: { auth: 'user' },
-      schema: { tags: ['tools'], params, querystring: query, response: { 200: estimate } },
+      schema: { tags: ['tools'], summary: 'How long a run of a tool should take', params, querystring: query, response: { 200: estimate } },
     },
     async (req) => service.estimate(req.params.tool, req.query.megapixels),
   );

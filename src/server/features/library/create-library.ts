@@ -21,6 +21,7 @@ export function createLibraryService(config: Config, db: Db, log: Logger): Libra
     },
     tmpDir: path.join(config.dataDir, 'tmp'),
     storageQuotaBytes: Math.floor(config.STORAGE_QUOTA_MB * MB),
+    sourceFetchTimeoutMs: config.SOURCE_FETCH_TIMEOUT_SECONDS * 1000,
   });
   library.sweepScratch().catch((err: unknown) => log.warn({ err }, 'library: scratch sweep failed'));
   return library;

@@ -14,7 +14,8 @@ import { libraryMessages as msg } from './library.messages.js';
  * through short-lived signed links (reliability U4). No session needed (an
  * <img> or <video> cannot send one): the signature is the permission, and
  * it binds key, expiry and download name. Supports Range so videos seek.
- * With the S3 driver the links point at the bucket and this route is absent.
+ * Also serves a private bucket's files (S3_LINKS=app); with bucket links
+ * (S3 by default) browsers go to the bucket and this route is absent.
  */
 export const filesRoutes =
   (ctx: AppContext): FastifyPluginAsync =>

@@ -13,6 +13,7 @@ export const libraryMessages = {
   nothingToRetry: 'Nothing to retry',
   retryUnavailable: 'Retry is not available right now',
   notReady: 'This item is not ready yet',
+  convertImagesOnly: 'Only images can be downloaded in another format',
   linkInvalid: 'This link has expired or is not valid',
   storageUnavailable: 'storage is unavailable',
   databaseUnavailable: 'the database did not accept it',

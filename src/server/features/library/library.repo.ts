@@ -29,6 +29,8 @@ export interface LibraryRow {
   kind: LibraryKind;
   /** The batch whose run made this item, if any. */
   batch_id: string | null;
+  /** The library item a tool made this from (versions), while it exists. */
+  source_item_id: string | null;
   /** created_at in microseconds since the epoch, exact: the paging key. */
   cursor_us: string;
 }
@@ -54,7 +56,7 @@ export interface NewLibraryRow {
 
 const COLUMNS = `id, user_id, filename, original_name, file_size, content_type, storage_path, is_generated,
   generation_type, original_image_url, duration_seconds, created_at, thumbnail_path, width, height, status,
-  job_id, prompt, error, kind, ${createdUsSql('created_at')} AS cursor_us,
+  job_id, prompt, error, kind, source_item_id, ${createdUsSql('created_at')} AS cursor_us,
   (SELECT tj.batch_id FROM tool_jobs tj WHERE tj.id = uploaded_images.job_id) AS batch_id`;
 
 /**
@@ -162,6 +164,50 @@ export function listItems(
 }
 
 /** Deletes the owner's item; its storage keys, so the caller can remove the files. */
+/** Records what a result was made from: one of the same user's items (anything else is ignored). */
+export function setSource(db: Queryable, userId: string, id: string, sourceId: string) {
+  return db.query(
+    `UPDATE uploaded_images SET source_item_id = $3
+      WHERE id = $1 AND user_id = $2 AND id <> $3
+        AND EXISTS (SELECT 1 FROM uploaded_images s WHERE s.id = $3 AND s.user_id = $2)`,
+    [id, userId, sourceId],
+  );
+}
+
+/** Before an item goes: the results made from it point at its own source (null for an original). */
+export function relinkResultsOf(db: Queryable, userId: string, id: string) {
+  return db.query(
+    `UPDATE uploaded_images SET source_item_id = (SELECT source_item_id FROM uploaded_images WHERE id = $1 AND user_id = $2)
+      WHERE source_item_id = $1 AND user_id = $2`,
+    [id, userId],
+  );
+}
+
+/**
+ * Every version of the picture an item belongs to: up to the first of its chain, then everything
+ * made from that, oldest first (at most `limit`; chains are walked at most 50 steps each way).
+ */
+export function listVersions(db: Queryable, userId: string, id: string, limit: number) {
+  return db.query<LibraryRow>(
+    `WITH RECURSIVE up AS (
+       SELECT id, source_item_id, 0 AS depth FROM uploaded_images WHERE id = $1 AND user_id = $2
+       UNION ALL
+       SELECT p.id, p.source_item_id, up.depth + 1 FROM uploaded_images p JOIN up ON p.id = up.source_item_id
+        WHERE p.user_id = $2 AND up.depth < 50
+     ),
+     root AS (SELECT id FROM up ORDER BY depth DESC LIMIT 1),
+     down AS (
+       SELECT id, 0 AS depth FROM root
+       UNION ALL
+       SELECT c.id, down.depth + 1 FROM uploaded_images c JOIN down ON c.source_item_id = down.id
+        WHERE c.user_id = $2 AND down.depth < 50
+     )
+     SELECT ${COLUMNS} FROM uploaded_images WHERE user_id = $2 AND id IN (SELECT id FROM down)
+      ORDER BY created_at, id LIMIT $3`,
+    [id, userId, limit],
+  );
+}
+
 export function deleteItem(db: Queryable, userId: string, id: string) {
   return one<Pick<LibraryRow, 'storage_path' | 'thumbnail_path' | 'status' | 'job_id'>>(
     db,

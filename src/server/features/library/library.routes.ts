@@ -7,6 +7,7 @@ import { AppError } from '../../http/errors.js';
 import { libraryMessages as msg } from './library.messages.js';
 import {
   deletedSchema,
+  downloadQuery,
   importUrlBody,
   checkUrlBody,
   checkedUrlSchema,
@@ -15,12 +16,26 @@ import {
   libraryItemSchema,
   libraryListQuery,
   libraryPageSchema,
+  libraryVersionsSchema,
   uploadQuery,
 } from './library.schema.js';
 import { toAppError } from './library.service.js';
 import { mbLabel } from './receive.js';
-import { withSlot } from '../limits/route-limits.js';
+import { runLimit, withSlot } from '../limits/route-limits.js';
 import { limitMessages } from '../../../shared/messages.js';
+import { redirectAnswer, type DocumentedAnswer } from '../../http/openapi.js';
+import { apiError } from '../../../shared/api-error.js';
+import { contentDisposition } from '../../providers/storage/storage.js';
+import { FORMAT_TYPES } from '../../../shared/output.js';
+
+/** A converted copy: the image in the format asked for. */
+const convertedAnswer: DocumentedAnswer = {
+  description: 'The converted copy, as an attachment named after the item',
+  headers: { 'Content-Disposition': { type: 'string', description: 'attachment, with the file name' } },
+  content: Object.fromEntries(
+    Object.values(FORMAT_TYPES).map((t) => [t, { schema: { type: 'string', contentMediaType: t, contentEncoding: 'binary' } }]),
+  ),
+};
 
 // Room for the multipart envelope (boundaries, part headers) around the file.
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -160,28 +175,80 @@ export const libraryRoutes =
       },
     );
 
-    r.get('/api/library/counts', { schema: { tags: ['library'], response: { 200: libraryCountsSchema } } }, async (req) => {
+    r.get('/api/library/counts', { schema: { tags: ['library'], summary: 'How many images and videos you have', response: { 200: libraryCountsSchema } } }, async (req) => {
       const user = await userOf(req);
       return library.counts(user.id);
     });
 
-    r.get('/api/library/:id', { schema: { tags: ['library'], params: itemParams, response: { 200: libraryItemSchema } } }, async (req) => {
+    r.get('/api/library/:id', { schema: { tags: ['library'], summary: 'One library item', params: itemParams, response: { 200: libraryItemSchema } } }, async (req) => {
       const user = await userOf(req);
       return library.get(user.id, req.params.id);
     });
 
     r.get(
+      '/api/library/:id/versions',
+      {
+        schema: {
+          tags: ['library'],
+          summary: "The versions of an item's picture",
+          description:
+            'The first item of its chain (an upload, or a result whose source is gone) and every result made from it, oldest first; each names the item it was made from in `source_item_id`.',
+          params: itemParams,
+          response: { 200: libraryVersionsSchema },
+        },
+      },
+      async (req) => {
+        const user = await userOf(req);
+        return { items: await library.versions(user.id, req.params.id) };
+      },
+    );
+
+    r.get(
       '/api/library/:id/download',
-      { schema: { tags: ['library'], summary: 'Redirects to a short-lived link that downloads under the original name', params: itemParams } },
+      {
+        config: {
+          answers: {
+            200: convertedAnswer,
+            302: redirectAnswer('To a short-lived link that downloads the file under its original name'),
+          },
+          // Converting takes work: a converted copy counts against a per-minute limit (the plain download does not).
+          rateLimit: {
+            name: 'conversions',
+            limit: cfg.CONVERSIONS_PER_MINUTE,
+            windowSeconds: 60,
+            message: limitMessages.conversions(cfg.CONVERSIONS_PER_MINUTE),
+            when: (req: FastifyRequest) => typeof (req.query as { format?: unknown }).format === 'string',
+          },
+        },
+        schema: {
+          tags: ['library'],
+          summary: 'Download a library file, or a copy converted to another format',
+          description: 'Without `format`: a redirect to the stored file. With `format` (images only): a converted copy, streamed as it is made and never stored.',
+          params: itemParams,
+          querystring: downloadQuery,
+          response: { 409: apiError, 415: apiError, 422: apiError },
+        },
+      },
       async (req, reply) => {
         const user = await userOf(req);
+        const { format, quality, background } = req.query;
+        if (format) {
+          const copy = await library.convertedDownload(user.id, req.params.id, { format, quality, background });
+          return reply
+            .header('cache-control', 'no-store')
+            .header('content-type', copy.contentType)
+            .header('content-disposition', contentDisposition('attachment', copy.fileName))
+            .send(copy.stream as never); // a stream; the JSON schemas above are for the refusals
+        }
         const url = await library.downloadUrl(user.id, req.params.id);
         return reply.header('cache-control', 'no-store').redirect(url, 302);
       },
     );
 
-    r.delete('/api/library/:id', { schema: { tags: ['library'], params: itemParams, response: { 200: deletedSchema } } }, async (req) => {
+    r.delete('/api/library/:id', { schema: { tags: ['library'], summary: 'Delete a library item and its file', params: itemParams, response: { 200: deletedSchema } } }, async (req) => {
       const user = await userOf(req);
+      // Its share links end first (as result or as source of a pair), copies and all.
+      await ctx.services.shares.endLinksOf(user.id, req.params.id);
       const { pendingJobId } = await library.delete(user.id, req.params.id);
       // A video still generating stops its run (refunded), so it does not come back when the run ends.
       if (pendingJobId) await ctx.services.tools.stopRun(user.id, pendingJobId);
@@ -190,7 +257,7 @@ export const libraryRoutes =
 
     r.post(
       '/api/library/:id/retry',
-      { config: { verifiedEmail: true }, schema: { tags: ['library'], summary: 'Retry a pending or failed generated video', params: itemParams, response: { 200: libraryItemSchema } } },
+      { config: { verifiedEmail: true, rateLimit: runLimit(ctx.config.TOOL_RUNS_PER_MINUTE) }, schema: { tags: ['library'], summary: 'Retry a pending or failed generated video', params: itemParams, response: { 200: libraryItemSchema } } },
       async (req) => {
         const user = await userOf(req);
         const item = await library.prepareRetry(user.id, req.params.id);

@@ -4,10 +4,14 @@ import path from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { buffer } from 'node:stream/consumers';
+import { convertedStream } from '../../media/output.js';
+import { ProviderError } from '../../providers/ai/ai-provider.js';
+import type { OutputFormat } from '../../../shared/output.js';
 import type { Logger } from 'pino';
 import type { Db, Queryable } from '../../db/db.js';
 import type { LibraryItemDto, LibraryPageDto } from './library.schema.js';
-import { limitMessages } from '../../../shared/messages.js';
+import { limitMessages, sourceMessages } from '../../../shared/messages.js';
 import { AppError } from '../../http/errors.js';
 import { createdKey, decodeOptionalCursor, pageOf } from '../../http/cursor.js';
 import { readImageHeader, sanitizeImage, thumbnailImage } from '../../media/image.js';
@@ -44,6 +48,8 @@ export interface LibraryOptions {
   processingConcurrency?: number;
   /** Library bytes per user that uploads and imports may fill (0 or absent: no quota). Tool results always land. */
   storageQuotaBytes?: number;
+  /** Deadline for fetching a tool run's URL source, which the run waits for in a worker slot (default 10 s). */
+  sourceFetchTimeoutMs?: number;
 }
 
 /** A library item and page as the API returns them (the zod contract is the one definition). */
@@ -81,6 +87,8 @@ export interface SaveGeneratedInput {
   originalImageUrl?: string | null;
   durationSeconds?: number | null;
   prompt?: string | null;
+  /** The library item the run read (versions). */
+  sourceItemId?: string | null;
 }
 
 export interface CreatePendingInput {
@@ -191,6 +199,18 @@ export class LibraryService {
     }
   }
 
+  /**
+   * Refuses a run before it is charged while the library is full (decision
+   * 027): a result's size is unknown until the run ends, so a result always
+   * lands, even past the quota, and the runs after it wait until room is made.
+   */
+  async assertRoomForResults(userId: string): Promise<void> {
+    if (!this.quota) return;
+    if ((await repo.usedBytes(this.db, userId)) >= this.quota) {
+      throw new AppError('payload_too_large', limitMessages.storageFullForRuns(mbLabel(this.quota)));
+    }
+  }
+
   get limits(): LibraryLimits {
     return this.opts.limits;
   }
@@ -264,6 +284,23 @@ export class LibraryService {
    * pending item, that item is completed instead.
    */
   async saveGeneratedItem(input: SaveGeneratedInput): Promise<LibraryItem> {
+    const item = await this.saveGeneratedFile(input);
+    if (!input.sourceItemId || item.source_item_id === input.sourceItemId) return item;
+    await repo.setSource(this.db, input.userId, item.id, input.sourceItemId);
+    return this.get(input.userId, item.id);
+  }
+
+  /**
+   * Every version of the picture an item belongs to (decision 034): the first of its chain and
+   * everything made from it, oldest first, each with the item it was made from.
+   */
+  async versions(userId: string, id: string): Promise<LibraryItem[]> {
+    await this.mustFind(userId, id);
+    const rows = await repo.listVersions(this.db, userId, id, 200);
+    return Promise.all(rows.map((r) => this.toItem(r)));
+  }
+
+  private async saveGeneratedFile(input: SaveGeneratedInput): Promise<LibraryItem> {
     const existing = await repo.findItemByJob(this.db, input.jobId);
     if (existing) {
       if (existing.user_id !== input.userId) throw new AppError('conflict', 'Job belongs to another user');
@@ -381,7 +418,7 @@ export class LibraryService {
         row = await repo.findItemByPath(this.db, userId, key);
       } else {
         const dest = path.join(dir, `input-${randomUUID()}`);
-        const { type, size } = await this.fetchValidated(ref, dest).catch((err: unknown) => {
+        const { type, size } = await this.fetchValidated(ref, dest, undefined, this.opts.sourceFetchTimeoutMs ?? 10_000).catch((err: unknown) => {
           throw toAppError(err);
         });
         const named = `${dest}.${type.ext}`;
@@ -406,6 +443,39 @@ export class LibraryService {
     return { path: dest, contentType: row.content_type, size: got.size, kind: row.kind, item: await this.toItem(row) };
   }
 
+  /**
+   * What a tool run can be refused for before it is charged (see ToolMediaPort.checkSource).
+   * A URL that is not ours is checked for its form and address only: its bytes are read when the
+   * run starts, and a failure there is refunded.
+   */
+  async checkSource(userId: string, itemIdOrUrl: string, kind: MediaKind): Promise<void> {
+    await this.assertRoomForResults(userId);
+    const ref = itemIdOrUrl.trim();
+    let row: repo.LibraryRow | undefined;
+    if (UUID_RE.test(ref)) {
+      row = await repo.findItem(this.db, userId, ref);
+    } else {
+      const key = this.storage.keyFromUrl(ref);
+      if (key === null) {
+        try {
+          await this.fetcher.checkHost(SafeFetcher.parse(ref));
+        } catch (err) {
+          throw toAppError(err);
+        }
+        return;
+      }
+      // Another user's link is answered as a missing one: whether it exists is not ours to say.
+      if (keyOwner(key) === userId) row = await repo.findItemByPath(this.db, userId, key);
+    }
+    if (!row) throw new AppError('not_found', sourceMessages.notFound(kind));
+    if (row.status !== 'ready' || isPendingPath(row.storage_path)) throw new AppError('conflict', sourceMessages.notReady);
+    if (row.kind !== kind) throw new AppError('unsupported_media_type', sourceMessages.wrongKind(kind));
+    // Uploads passed this limit when they came in; an admin may have lowered it since.
+    if (!row.is_generated && Number(row.file_size) > this.maxBytes(kind)) {
+      throw new AppError('payload_too_large', sourceMessages.tooLarge(mbLabel(this.maxBytes(kind))));
+    }
+  }
+
   // ------------------------------------------------------------------ reads
 
   async list(userId: string, q: { kind?: MediaKind; generated?: boolean; batch?: string; cursor?: string; limit: number }): Promise<LibraryPage> {
@@ -417,6 +487,18 @@ export class LibraryService {
 
   async get(userId: string, id: string): Promise<LibraryItem> {
     return this.toItem(await this.mustFind(userId, id));
+  }
+
+  /**
+   * The owner's library item a result was made from (its original_image_url is
+   * one of our links to that file), or null when it came from elsewhere or is gone.
+   */
+  async sourceOf(userId: string, id: string): Promise<LibraryItem | null> {
+    const row = await this.mustFind(userId, id);
+    const key = row.original_image_url ? this.storage.keyFromUrl(row.original_image_url) : null;
+    if (key === null || keyOwner(key) !== userId) return null;
+    const source = await repo.findItemByPath(this.db, userId, key);
+    return source ? this.toItem(source) : null;
   }
 
   /** The owner's items among ids, by id, with fresh links (others are left out). */
@@ -445,6 +527,29 @@ export class LibraryService {
     });
   }
 
+  /**
+   * A converted copy of an image (another format, quality, or flattened on a colour), streamed as it
+   * is made and never stored: the stored file stays the one original.
+   */
+  async convertedDownload(
+    userId: string,
+    id: string,
+    opts: { format: OutputFormat; quality?: number; background?: string },
+  ): Promise<{ stream: Readable; contentType: string; fileName: string }> {
+    const row = await this.mustFind(userId, id);
+    if (row.status !== 'ready' || isPendingPath(row.storage_path)) throw new AppError('conflict', msg.notReady);
+    if (row.kind !== 'image') throw new AppError('unsupported_media_type', msg.convertImagesOnly);
+    const got = await this.storage.get(row.storage_path);
+    const bytes = await buffer(got.stream);
+    try {
+      const { stream, contentType } = await convertedStream(bytes, opts.format, opts.quality, opts.background);
+      return { stream, contentType, fileName: safeDownloadName(row.original_name, extensionFor(contentType)) };
+    } catch (err) {
+      if (err instanceof ProviderError) throw new AppError('unprocessable', err.message);
+      throw err;
+    }
+  }
+
   async counts(userId: string): Promise<LibraryCounts> {
     const c: LibraryCounts = {
       images: { generated: 0, uploaded: 0, total: 0 },
@@ -467,7 +572,12 @@ export class LibraryService {
    */
   async delete(userId: string, id: string): Promise<{ pendingJobId: string | null }> {
     if (!UUID_RE.test(id)) throw new AppError('not_found', 'Not found');
-    const gone = await repo.deleteItem(this.db, userId, id);
+    // Its results point at its own source first, so the rest of the chain stays connected
+    // (an original's results become the first of their own chains: decision 034).
+    const gone = await this.db.transaction(async (tx) => {
+      await repo.relinkResultsOf(tx, userId, id);
+      return repo.deleteItem(tx, userId, id);
+    });
     if (!gone) throw new AppError('not_found', 'Not found');
     // The caller stops the run of a video that was still generating.
     const pendingJobId = gone.status === 'pending' ? gone.job_id : null;
@@ -508,12 +618,12 @@ export class LibraryService {
   }
 
   /** Safe download + the same checks as an upload, short of processing. */
-  private async fetchValidated(url: string, dest: string, kindHint?: MediaKind) {
+  private async fetchValidated(url: string, dest: string, kindHint?: MediaKind, timeoutMs = 20_000) {
     const cap = kindHint ? this.maxBytes(kindHint) : Math.max(this.limits.imageMaxBytes, this.limits.videoMaxBytes);
     const fetched = await this.fetcher.fetchToFile(url, dest, {
       maxBytes: cap,
       limitLabel: mbLabel(cap),
-      timeoutMs: 20_000,
+      timeoutMs,
       // Without a declared kind the bytes say what they are: an image stops at the image limit, not the video one.
       narrowCap: {
         headBytes: SNIFF_BYTES,
@@ -753,6 +863,7 @@ export class LibraryService {
       status: r.status,
       job_id: r.job_id,
       batch_id: r.batch_id ?? null,
+      source_item_id: r.source_item_id ?? null,
       prompt: r.prompt,
       error: r.error,
     };

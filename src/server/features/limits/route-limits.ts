@@ -4,6 +4,7 @@ import type { AuthService } from '../auth/auth.service.js';
 import { currentUser, sessionToken } from '../../http/auth-context.js';
 import { assertAllowed, leaseRefused, rateLimited, type Limiter, type Verdict } from './limiter.js';
 import { BlockedUntil } from './blocked-until.js';
+import { limitMessages } from '../../../shared/messages.js';
 
 /** A per-user rate limit a route declares in its config; checked before its body is read. */
 export interface RouteLimit {
@@ -17,7 +18,20 @@ export interface RouteLimit {
    * a replay is answered from the first call and is not counted again.
    */
   replayHeader?: string;
+  /** Only requests this says yes to are counted (a route whose costly form is one of its options). */
+  when?: (req: FastifyRequest) => boolean;
 }
+
+/**
+ * The one per-minute limit every route that starts paid work counts against:
+ * tool runs, batch starts and every kind of retry share its counter (a test
+ * walks the API document for routes that enqueue a run without it).
+ */
+export function runLimit(perMinute: number, replayHeader?: string): RouteLimit {
+  return { name: RUN_LIMIT_NAME, limit: perMinute, windowSeconds: 60, message: limitMessages.toolRuns(perMinute), ...(replayHeader ? { replayHeader } : {}) };
+}
+
+export const RUN_LIMIT_NAME = 'tool-runs';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -49,7 +63,8 @@ export class RouteLimits {
   /** Register before the auth guard. */
   registerFastPath(app: FastifyInstance): void {
     app.addHook('onRequest', async (req) => {
-      const rule = req.routeOptions.config?.rateLimit;
+      const declared = req.routeOptions.config?.rateLimit;
+      const rule = declared && (!declared.when || declared.when(req)) ? declared : undefined;
       const key = rule && this.tokenKey(req, rule);
       const seconds = key ? this.refusedTokens.secondsLeft(key) : null;
       if (rule && seconds !== null) throw rateLimited(rule.message, seconds);
@@ -60,7 +75,7 @@ export class RouteLimits {
   register(app: FastifyInstance): void {
     app.addHook('onRequest', async (req) => {
       const rule = req.routeOptions.config?.rateLimit;
-      if (!rule || rule.limit <= 0) return;
+      if (!rule || rule.limit <= 0 || (rule.when && !rule.when(req))) return;
       const user = await currentUser(req, this.auth);
       if (!user) return;
       const verdict = await this.take(req, rule, user.id);

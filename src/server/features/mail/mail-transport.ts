@@ -12,6 +12,8 @@ export interface OutgoingMail {
 export interface MailTransport {
   readonly kind: 'smtp' | 'outbox';
   deliver(mail: OutgoingMail): Promise<void>;
+  /** Throws when the server cannot be reached or refuses the credentials (start-up check). */
+  verify(): Promise<void>;
   close(): void;
 }
 
@@ -23,6 +25,9 @@ export function smtpTransport(url: string, from: string): MailTransport {
     async deliver(mail) {
       await transporter.sendMail({ from, ...mail });
     },
+    async verify() {
+      await transporter.verify();
+    },
     close: () => transporter.close(),
   };
 }
@@ -31,6 +36,7 @@ export function smtpTransport(url: string, from: string): MailTransport {
 export const outboxTransport: MailTransport = {
   kind: 'outbox',
   deliver: async () => {},
+  verify: async () => {},
   close: () => {},
 };
 

@@ -35,6 +35,11 @@ export class MailService {
     return this.transport !== null;
   }
 
+  /** Start-up check: the SMTP server answers and takes our credentials. */
+  async checkTransport(): Promise<void> {
+    await this.transport?.verify();
+  }
+
   /** Stores the mail and queues its delivery (inside tx when given). Returns the mail id, or null when mail is off. */
   async send(to: string, template: MailTemplate, opts: { userId?: string; tx?: Queryable } = {}): Promise<string | null> {
     if (!this.transport) {

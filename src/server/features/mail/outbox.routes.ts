@@ -19,17 +19,17 @@ export const outboxRoutes = (ctx: AppContext): FastifyPluginAsync => async (app)
   };
   const notFound = (reply: FastifyReply) => html(reply, 404, '<!doctype html><title>Not found</title><p>No such mail. <a href="/dev/outbox">Outbox</a></p>');
 
-  app.get('/dev/outbox', { config: { auth: 'public' }, schema: { tags: ['dev'] } }, async (_req, reply) =>
+  app.get('/dev/outbox', { config: { auth: 'public' }, schema: { hide: true } }, async (_req, reply) =>
     html(reply, 200, renderOutbox(await mail.listOutbox())),
   );
 
-  app.get<{ Params: { id: string } }>('/dev/outbox/:id', { config: { auth: 'public' }, schema: { tags: ['dev'] } }, async (req, reply) => {
+  app.get<{ Params: { id: string } }>('/dev/outbox/:id', { config: { auth: 'public' }, schema: { hide: true } }, async (req, reply) => {
     const m = UUID.test(req.params.id) ? await mail.findOutboxMail(req.params.id) : undefined;
     return m ? html(reply, 200, renderOutboxMail(m)) : notFound(reply);
   });
 
   // The mail's own HTML, as a mail client would show it: no script, inline styles only.
-  app.get<{ Params: { id: string } }>('/dev/outbox/:id/html', { config: { auth: 'public' }, schema: { tags: ['dev'] } }, async (req, reply) => {
+  app.get<{ Params: { id: string } }>('/dev/outbox/:id/html', { config: { auth: 'public' }, schema: { hide: true } }, async (req, reply) => {
     const m = UUID.test(req.params.id) ? await mail.findOutboxMail(req.params.id) : undefined;
     if (!m?.html_body) return notFound(reply);
     return html(reply, 200, m.html_body, "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'");

@@ -113,3 +113,80 @@ export function findSubscription(db: Queryable, userId: string) {
 export function userExists(db: Queryable, userId: string) {
   return one<{ id: string }>(db, 'SELECT id FROM users WHERE id = $1', [userId]);
 }
+
+/** A charge as the processor last described it; amounts only grow (a late or repeated event changes nothing). */
+export interface ChargeState {
+  paymentIntentId: string;
+  chargeId: string | null;
+  amount: number;
+  amountRefunded: number;
+  currency: string;
+  receiptUrl: string | null;
+}
+
+export function upsertCharge(db: Queryable, c: ChargeState) {
+  return db.query(
+    `INSERT INTO payment_charges (payment_intent_id, charge_id, amount, amount_refunded, currency, receipt_url)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (payment_intent_id) DO UPDATE
+       SET charge_id = COALESCE(EXCLUDED.charge_id, payment_charges.charge_id),
+           amount = GREATEST(payment_charges.amount, EXCLUDED.amount),
+           amount_refunded = GREATEST(payment_charges.amount_refunded, EXCLUDED.amount_refunded),
+           receipt_url = COALESCE(EXCLUDED.receipt_url, payment_charges.receipt_url),
+           updated_at = now()`,
+    [c.paymentIntentId, c.chargeId, c.amount, c.amountRefunded, c.currency, c.receiptUrl],
+  );
+}
+
+export interface ChargeRow {
+  payment_intent_id: string;
+  charge_id: string | null;
+  amount: number;
+  amount_refunded: number;
+  currency: string;
+  receipt_url: string | null;
+}
+
+export function findCharge(db: Queryable, paymentIntentId: string) {
+  return one<ChargeRow>(db, 'SELECT * FROM payment_charges WHERE payment_intent_id = $1', [paymentIntentId]);
+}
+
+export function findChargeById(db: Queryable, chargeId: string) {
+  return one<ChargeRow>(db, 'SELECT * FROM payment_charges WHERE charge_id = $1', [chargeId]);
+}
+
+/** Dispute statuses that end it: never replaced by an earlier one arriving late. */
+const FINAL_DISPUTE = ['won', 'lost', 'warning_closed', 'prevented'];
+
+export function upsertDispute(
+  db: Queryable,
+  d: { id: string; paymentIntentId: string; chargeId: string | null; amount: number; currency: string; reason: string | null; status: string },
+) {
+  return db.query(
+    `INSERT INTO payment_disputes (id, payment_intent_id, charge_id, amount, currency, reason, status)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (id) DO UPDATE
+       SET status = CASE WHEN payment_disputes.status = ANY($8::text[]) THEN payment_disputes.status ELSE EXCLUDED.status END,
+           amount = EXCLUDED.amount, reason = COALESCE(EXCLUDED.reason, payment_disputes.reason), updated_at = now()`,
+    [d.id, d.paymentIntentId, d.chargeId, d.amount, d.currency, d.reason, d.status, FINAL_DISPUTE],
+  );
+}
+
+export interface DisputeRow {
+  id: string;
+  payment_intent_id: string;
+  amount: number;
+  currency: string;
+  reason: string | null;
+  status: string;
+  created_at: Date;
+}
+
+export function disputesOf(db: Queryable, paymentIntentId: string) {
+  return db.query<DisputeRow>('SELECT * FROM payment_disputes WHERE payment_intent_id = $1 ORDER BY created_at, id', [paymentIntentId]);
+}
+
+/** The credited purchase of a payment intent, row-locked until the transaction ends. */
+export function lockPurchaseByIntent(db: Queryable, paymentIntentId: string) {
+  return one<CheckoutRow>(db, `SELECT * FROM checkout_sessions WHERE payment_intent_id = $1 AND status = 'fulfilled' FOR UPDATE`, [paymentIntentId]);
+}

@@ -26,7 +26,7 @@ export const paymentsRoutes = (ctx: AppContext): FastifyPluginAsync => async (ap
 
   r.post(
     '/functions/v1/stripe-checkout',
-    { config: { auth: 'user', verifiedEmail: true }, schema: { body: checkoutBody, tags: ['payments'], response: { 200: checkoutStartedSchema } } },
+    { config: { auth: 'user', verifiedEmail: true }, schema: { body: checkoutBody, tags: ['payments'], summary: 'Start buying ENERGY', response: { 200: checkoutStartedSchema } } },
     async (req) => {
       const user = await requireUser(req, auth);
       return payments.createCheckout(user.id, req.body);
@@ -37,7 +37,7 @@ export const paymentsRoutes = (ctx: AppContext): FastifyPluginAsync => async (ap
     '/api/checkout/sessions/:id',
     {
       config: { auth: 'user' },
-      schema: { params: z.object({ id: z.string().max(255) }), tags: ['payments'], response: { 200: checkoutSessionStatusSchema } },
+      schema: { params: z.object({ id: z.string().max(255) }), tags: ['payments'], summary: 'How a purchase went', response: { 200: checkoutSessionStatusSchema } },
     },
     async (req) => {
       const user = await requireUser(req, auth);
@@ -45,12 +45,12 @@ export const paymentsRoutes = (ctx: AppContext): FastifyPluginAsync => async (ap
     },
   );
 
-  r.get('/api/subscription', { config: { auth: 'user' }, schema: { tags: ['payments'], response: { 200: subscriptionResponseSchema } } }, async (req) => {
+  r.get('/api/subscription', { config: { auth: 'user' }, schema: { tags: ['payments'], summary: 'Your subscription', response: { 200: subscriptionResponseSchema } } }, async (req) => {
     const user = await requireUser(req, auth);
     return { subscription: await payments.getSubscription(user.id) };
   });
 
-  r.get('/api/payments/config', { config: { auth: 'public' }, schema: { tags: ['payments'], response: { 200: paymentsConfigSchema } } }, async () => ({
+  r.get('/api/payments/config', { config: { auth: 'public' }, schema: { tags: ['payments'], summary: 'Which checkout this install uses', response: { 200: paymentsConfigSchema } } }, async () => ({
     mode: payments.mode,
   }));
 
@@ -58,7 +58,7 @@ export const paymentsRoutes = (ctx: AppContext): FastifyPluginAsync => async (ap
   // plugin reads JSON bodies as a Buffer instead of parsing them.
   await app.register(async (raw) => {
     raw.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 512 * 1024 }, (_req, body, done) => done(null, body));
-    raw.post('/api/webhooks/stripe', { config: { auth: 'public' }, schema: { tags: ['payments'], response: { 200: stripeWebhookAckSchema } } }, async (req) => {
+    raw.post('/api/webhooks/stripe', { config: { auth: 'public' }, schema: { tags: ['payments'], summary: 'Stripe events (signed by Stripe)', response: { 200: stripeWebhookAckSchema } } }, async (req) => {
       const signature = req.headers['stripe-signature'];
       return payments.handleWebhook(req.body as Buffer, typeof signature === 'string' ? signature : undefined);
     });

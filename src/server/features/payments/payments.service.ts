@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../../db/db.js';
+import type { Db, Tx } from '../../db/db.js';
 import type { Config } from '../../config.js';
 import { AppError } from '../../http/errors.js';
 import type { EnergyService } from '../energy/energy.service.js';
@@ -7,10 +7,11 @@ import type { PricingService } from '../pricing/pricing.service.js';
 import type { CheckoutGateway, WebhookEvent } from '../../providers/payments/checkout-gateway.js';
 import { testCardOutcome } from '../../providers/payments/test-gateway.js';
 import { BUNDLES, type Bundle } from '../../../shared/bundles.js';
-import { purchaseMessages } from '../../../shared/messages.js';
+import { purchaseMessages, refundMessages } from '../../../shared/messages.js';
 import type { CheckoutSessionStatus, CheckoutStatus, Subscription } from '../../../shared/payments.schema.js';
 import * as repo from './payments.repo.js';
-import { resolveBundlePrices } from './stripe-prices.js';
+import { resolveBundlePrices, StripePriceError } from './stripe-prices.js';
+import { DependencyError, reasonOf } from '../../lifecycle/dependency-checks.js';
 
 export interface CheckoutRequest {
   price_id?: unknown;
@@ -33,6 +34,16 @@ export interface TestCheckoutCard {
 }
 
 const PAID = new Set(['paid', 'no_payment_required']);
+
+/** Dispute statuses in which the bank holds the money (decision 028); inquiries, won and prevented hold none. */
+const DISPUTE_HOLDS = new Set(['needs_response', 'under_review', 'lost']);
+
+/** A Stripe reference that may come expanded: its id either way. */
+function idOf(value: unknown): string | null {
+  if (typeof value === 'string' && value) return value;
+  if (value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string') return (value as { id: string }).id;
+  return null;
+}
 
 /**
  * Selling ENERGY. One fulfilCheckout(sessionId) is reached from the webhook
@@ -67,7 +78,12 @@ export class PaymentsService {
     if (this.config.testCheckoutWarning) this.log.warn({ payments: 'test' }, `WARNING: ${this.config.testCheckoutWarning}`);
     const catalog = this.gateway?.prices;
     if (!catalog) return;
-    const resolved = await resolveBundlePrices(this.config, catalog);
+    const resolved = await resolveBundlePrices(this.config, catalog).catch((err: unknown) => {
+      if (err instanceof StripePriceError) throw err;
+      // Unreachable, or a key Stripe refuses: one line that says which, not the SDK's stack.
+      const host = this.config.STRIPE_API_BASE ? new URL(this.config.STRIPE_API_BASE).host : 'api.stripe.com';
+      throw new DependencyError('payments', `cannot check the bundles' prices with Stripe at ${host}: ${reasonOf(err)}`);
+    });
     this.bundlesByPriceId = new Map(BUNDLES.map((b) => [resolved.get(b.id)!, b]));
     this.log.info({ prices: Object.fromEntries(resolved) }, 'Stripe prices match the bundles');
   }
@@ -154,6 +170,18 @@ export class PaymentsService {
         tx,
       );
       await repo.markFulfilled(tx, row.id, session.paymentIntentId);
+      if (session.paymentIntentId) {
+        await repo.upsertCharge(tx, {
+          paymentIntentId: session.paymentIntentId,
+          chargeId: null,
+          amount: session.amountTotal ?? row.amount_cents,
+          amountRefunded: 0,
+          currency: row.currency,
+          receiptUrl: null,
+        });
+        // A refund or dispute that arrived before the purchase was credited applies now.
+        await this.reconcile(session.paymentIntentId, tx);
+      }
       return ok;
     });
     if (credited) {
@@ -182,6 +210,14 @@ export class PaymentsService {
         break;
       case 'checkout.session.async_payment_failed':
         if (objectId) await repo.markFailed(this.db, objectId, 'async payment failed');
+        break;
+      case 'charge.refunded':
+        await this.applyCharge(object);
+        break;
+      case 'charge.dispute.created':
+      case 'charge.dispute.updated':
+      case 'charge.dispute.closed':
+        await this.applyDispute(object);
         break;
       case 'customer.subscription.created':
       case 'customer.subscription.updated':
@@ -212,6 +248,123 @@ export class PaymentsService {
       plan_name: bundle?.name ?? null,
       is_active: sub.subscription_status === 'active',
     };
+  }
+
+  // ---- money after the sale (decision 028) ----
+
+  /**
+   * Refunds a purchase, whole (no amount) or in part, as an admin asked: at
+   * Stripe when it sells, else as the test checkout's signed charge.refunded
+   * event through the webhook handler. Either way the purchase's ENERGY is
+   * brought in line by reconcile(). Returns what was refunded, in cents.
+   */
+  async refundPurchase(checkoutId: string, amountCents?: number): Promise<{ refunded_cents: number; payment_intent_id: string }> {
+    const row = await repo.findCheckout(this.db, checkoutId);
+    if (!row) throw new AppError('not_found', refundMessages.notFound);
+    const intent = row.payment_intent_id;
+    if (row.status !== 'fulfilled' || !intent) throw new AppError('conflict', refundMessages.notPaid);
+    if (!this.gateway || this.gateway.kind !== row.provider) throw new AppError('conflict', refundMessages.otherProvider);
+    const charge = await repo.findCharge(this.db, intent);
+    const paid = charge?.amount ?? row.amount_cents;
+    const remaining = paid - (charge?.amount_refunded ?? 0);
+    if (remaining <= 0) throw new AppError('conflict', refundMessages.nothingLeft);
+    const amount = amountCents ?? remaining;
+    if (!Number.isInteger(amount) || amount < 1 || amount > remaining) throw new AppError('validation', refundMessages.badAmount(remaining));
+
+    if (this.gateway.refund) {
+      let refunded: Record<string, unknown>;
+      try {
+        refunded = await this.gateway.refund(intent, amount);
+      } catch (err) {
+        this.log.warn({ err, checkoutId }, 'refund failed at the processor');
+        throw new AppError('unavailable', refundMessages.failed);
+      }
+      await this.applyCharge(refunded);
+    } else {
+      const signed = this.gateway.signEvent?.('charge.refunded', {
+        id: charge?.charge_id ?? `ch_test_local_${randomBytes(12).toString('base64url')}`,
+        object: 'charge',
+        amount: paid,
+        amount_captured: paid,
+        amount_refunded: paid - remaining + amount,
+        currency: charge?.currency ?? row.currency,
+        paid: true,
+        captured: true,
+        refunded: amount === remaining,
+        status: 'succeeded',
+        payment_intent: intent,
+        receipt_url: null,
+        metadata: {},
+      });
+      if (!signed) throw new AppError('conflict', refundMessages.otherProvider);
+      await this.handleWebhook(signed.payload, signed.signature);
+    }
+    return { refunded_cents: amount, payment_intent_id: intent };
+  }
+
+  /** A charge as Stripe describes it (charge.refunded, or the refund call's answer). */
+  private async applyCharge(object: Record<string, unknown>): Promise<void> {
+    const intent = idOf(object.payment_intent);
+    if (!intent || typeof object.amount !== 'number') return;
+    await repo.upsertCharge(this.db, {
+      paymentIntentId: intent,
+      chargeId: idOf(object.id),
+      amount: object.amount,
+      amountRefunded: typeof object.amount_refunded === 'number' ? object.amount_refunded : 0,
+      currency: typeof object.currency === 'string' ? object.currency : 'usd',
+      receiptUrl: typeof object.receipt_url === 'string' ? object.receipt_url : null,
+    });
+    await this.db.transaction((tx) => this.reconcile(intent, tx));
+  }
+
+  /** A dispute as Stripe describes it; its payment intent, or else its charge, finds the purchase. */
+  private async applyDispute(object: Record<string, unknown>): Promise<void> {
+    const id = idOf(object.id);
+    const chargeId = idOf(object.charge);
+    const intent = idOf(object.payment_intent) ?? (chargeId ? (await repo.findChargeById(this.db, chargeId))?.payment_intent_id : null);
+    if (!id || !intent || typeof object.amount !== 'number' || typeof object.status !== 'string') {
+      this.log.warn({ id }, 'dispute for an unknown payment; ignored');
+      return;
+    }
+    await repo.upsertDispute(this.db, {
+      id,
+      paymentIntentId: intent,
+      chargeId,
+      amount: object.amount,
+      currency: typeof object.currency === 'string' ? object.currency : 'usd',
+      reason: typeof object.reason === 'string' ? object.reason : null,
+      status: object.status,
+    });
+    await this.db.transaction((tx) => this.reconcile(intent, tx));
+  }
+
+  /**
+   * Brings a credited purchase's ENERGY in line with its charge and disputes
+   * (decision 028): what it should have lost, less what the ledger says it
+   * has lost, is taken (a reversal) or given back (a restore). Under the
+   * purchase row's lock, so concurrent calls apply it once.
+   */
+  private async reconcile(paymentIntentId: string, tx: Tx): Promise<void> {
+    const row = await repo.lockPurchaseByIntent(tx, paymentIntentId);
+    if (!row) return; // not credited yet: the credit reconciles
+    const charge = await repo.findCharge(tx, paymentIntentId);
+    const disputes = await repo.disputesOf(tx, paymentIntentId);
+    const paid = charge?.amount || row.amount_cents;
+    if (!paid) return;
+    const share = (cents: number) => Math.floor((row.energy * Math.min(Math.max(cents, 0), paid)) / paid);
+    const refunded = share(charge?.amount_refunded ?? 0);
+    const held = disputes.filter((d) => DISPUTE_HOLDS.has(d.status)).reduce((n, d) => n + share(d.amount), 0);
+    const target = Math.min(row.energy, refunded + held);
+    const delta = target - (await this.energy.reversedOf(row.id, tx));
+    const bundle = `${row.plan_name} bundle`;
+    if (delta > 0) {
+      const why = held > 0 ? 'Disputed' : 'Refunded';
+      await this.energy.reverse({ userId: row.user_id, paymentId: row.id, amount: delta, description: `${why}: ${bundle}, ${delta} ENERGY taken back` }, tx);
+      this.log.info({ paymentIntentId, userId: row.user_id, energy: delta }, 'purchase ENERGY taken back');
+    } else if (delta < 0) {
+      await this.energy.restore({ userId: row.user_id, paymentId: row.id, amount: -delta, description: `Dispute won: ${bundle}, ${-delta} ENERGY restored` }, tx);
+      this.log.info({ paymentIntentId, userId: row.user_id, energy: -delta }, 'purchase ENERGY restored');
+    }
   }
 
   // ---- the built-in test checkout ----

@@ -28,7 +28,8 @@ export const testCheckoutRoutes = (ctx: AppContext): FastifyPluginAsync => async
 
   async function load(req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) {
     const user = await currentUser(req, auth);
-    if (!user) {
+    // A browser session only: an API key never sees or pays a checkout.
+    if (!user || user.apiKey) {
       reply.redirect('/');
       return null;
     }
@@ -43,7 +44,7 @@ export const testCheckoutRoutes = (ctx: AppContext): FastifyPluginAsync => async
     }
   }
 
-  app.get<{ Params: { id: string } }>('/checkout/test/:id', { config: { auth: 'public' } }, async (req, reply) => {
+  app.get<{ Params: { id: string } }>('/checkout/test/:id', { config: { auth: 'public' }, schema: { hide: true } }, async (req, reply) => {
     const loaded = await load(req, reply);
     if (!loaded) return reply;
     return html(reply, 200, renderTestCheckout(loaded.row, { email: loaded.user.email }));
@@ -51,7 +52,7 @@ export const testCheckoutRoutes = (ctx: AppContext): FastifyPluginAsync => async
 
   app.post<{ Params: { id: string }; Body: Record<string, string> }>(
     '/checkout/test/:id/pay',
-    { config: { auth: 'public' } },
+    { config: { auth: 'public' }, schema: { hide: true } },
     async (req, reply) => {
       const loaded = await load(req, reply);
       if (!loaded) return reply;
@@ -64,7 +65,7 @@ export const testCheckoutRoutes = (ctx: AppContext): FastifyPluginAsync => async
     },
   );
 
-  app.post<{ Params: { id: string } }>('/checkout/test/:id/cancel', { config: { auth: 'public' } }, async (req, reply) => {
+  app.post<{ Params: { id: string } }>('/checkout/test/:id/cancel', { config: { auth: 'public' }, schema: { hide: true } }, async (req, reply) => {
     const loaded = await load(req, reply);
     if (!loaded) return reply;
     return reply.redirect(await payments.cancelTestCheckout(loaded.user.id, req.params.id), 303);

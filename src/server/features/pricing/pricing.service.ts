@@ -2,7 +2,8 @@ import type { Db, Queryable } from '../../db/db.js';
 import { AppError } from '../../http/errors.js';
 import type { Role } from '../../../shared/constants.js';
 import { BUNDLES, type Bundle, type BundleOffer, type PlanEnergy } from '../../../shared/bundles.js';
-import { effectiveCost, type ToolPricing } from '../../../shared/pricing.js';
+import { effectiveCost } from '../../../shared/pricing.js';
+import type { ToolPricing } from '../../../shared/pricing.schema.js';
 import * as repo from './pricing.repo.js';
 
 /** Who is asking: the price depends on the role only (never on anything the client sends). */

@@ -8,6 +8,7 @@ export interface ProfileRow {
   role: string;
   energy_balance: number;
   total_energy_purchased: number;
+  energy_owed: number;
 }
 
 /** requirements §4: a missing profile is created with energy 0 and total purchased 0. */
@@ -18,7 +19,7 @@ export function ensureProfile(db: Queryable, userId: string) {
 export function findProfile(db: Queryable, userId: string) {
   return one<ProfileRow>(
     db,
-    `SELECT u.id, u.email, u.full_name, u.role, p.energy_balance, p.total_energy_purchased
+    `SELECT u.id, u.email, u.full_name, u.role, p.energy_balance, p.total_energy_purchased, p.energy_owed
        FROM users u JOIN user_profiles p ON p.id = u.id
       WHERE u.id = $1`,
     [userId],

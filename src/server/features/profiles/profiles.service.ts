@@ -21,6 +21,7 @@ export class ProfilesService {
       full_name: row.full_name,
       energy_balance: row.energy_balance,
       total_energy_purchased: row.total_energy_purchased,
+      energy_owed: row.energy_owed,
       is_vip: row.role === 'vip',
       is_admin: row.role === 'admin',
     };

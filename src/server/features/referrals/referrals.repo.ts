@@ -1,3 +1,4 @@
+import { containsPattern } from '../../db/like.js';
 import type { Queryable } from '../../db/db.js';
 import { one } from '../../db/db.js';
 import { beforeCreatedSql, createdUsSql } from '../../db/keyset-sql.js';
@@ -107,8 +108,6 @@ export async function listReferralsByReferrer(db: Queryable, referrerId: string,
   return { items, total: total?.n ?? 0 };
 }
 
-/** A user's search text matched literally: % and _ are not wildcards. */
-const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export interface AdminInviteFilter {
   status?: 'Active' | 'Expired' | 'Exhausted' | 'Inactive';
@@ -143,11 +142,11 @@ export async function listAllInvites(db: Queryable, f: AdminInviteFilter) {
   const params: unknown[] = [];
   if (f.status) where.push(STATUS_SQL[f.status]);
   if (f.inviterEmail) {
-    params.push(`%${likeEscape(f.inviterEmail.toLowerCase())}%`);
+    params.push(containsPattern(f.inviterEmail.toLowerCase()));
     where.push(`u.email LIKE $${params.length}`);
   }
   if (f.code) {
-    params.push(`%${likeEscape(f.code.toUpperCase())}%`);
+    params.push(containsPattern(f.code.toUpperCase()));
     where.push(`i.invite_code LIKE $${params.length}`);
   }
   const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
@@ -166,11 +165,11 @@ export async function listAllReferrals(db: Queryable, f: { email?: string; code?
   const where: string[] = [];
   const params: unknown[] = [];
   if (f.email) {
-    params.push(`%${likeEscape(f.email.toLowerCase())}%`);
+    params.push(containsPattern(f.email.toLowerCase()));
     where.push(`(u.email LIKE $${params.length} OR ref.email LIKE $${params.length})`);
   }
   if (f.code) {
-    params.push(`%${likeEscape(f.code.toUpperCase())}%`);
+    params.push(containsPattern(f.code.toUpperCase()));
     where.push(`r.invite_code LIKE $${params.length}`);
   }
   const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';

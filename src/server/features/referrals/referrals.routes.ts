@@ -29,35 +29,35 @@ export const referralsRoutes = (ctx: AppContext): FastifyPluginAsync => async (a
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { auth, referrals } = ctx.services;
 
-  r.get('/api/invites', { config: { auth: 'user' }, schema: { querystring: myInvitesQuery, tags: ['referrals'], response: { 200: pageSchema(inviteSchema) } } }, async (req) => {
+  r.get('/api/invites', { config: { auth: 'user' }, schema: { querystring: myInvitesQuery, tags: ['referrals'], summary: 'Your invite codes', response: { 200: pageSchema(inviteSchema) } } }, async (req) => {
     const user = await requireUser(req, auth);
     return referrals.listMine(user.id, req.query);
   });
 
-  r.post('/api/invites', { config: { auth: 'user' }, schema: { body: generateBody, tags: ['referrals'], response: { 200: inviteAnswer } } }, async (req) => {
+  r.post('/api/invites', { config: { auth: 'user' }, schema: { body: generateBody, tags: ['referrals'], summary: 'Create an invite code', response: { 200: inviteAnswer } } }, async (req) => {
     const user = await requireUser(req, auth);
     const invite = await referrals.generate(user.id, req.body ?? {});
     return { invite, message: inviteMessages.generated(invite.invite_code) };
   });
 
-  r.post('/api/invites/:id/deactivate', { config: { auth: 'user' }, schema: { params: idParams, tags: ['referrals'], response: { 200: inviteAnswer } } }, async (req) => {
+  r.post('/api/invites/:id/deactivate', { config: { auth: 'user' }, schema: { params: idParams, tags: ['referrals'], summary: 'Deactivate an invite code', response: { 200: inviteAnswer } } }, async (req) => {
     const user = await requireUser(req, auth);
     const invite = await referrals.deactivate(user.id, req.params.id);
     return { invite, message: inviteMessages.deactivated };
   });
 
-  r.get('/api/referrals', { config: { auth: 'user' }, schema: { querystring: myReferralsQuery, tags: ['referrals'], response: { 200: countedPageSchema(referralSchema) } } }, async (req) => {
+  r.get('/api/referrals', { config: { auth: 'user' }, schema: { querystring: myReferralsQuery, tags: ['referrals'], summary: 'People who joined with your codes', response: { 200: countedPageSchema(referralSchema) } } }, async (req) => {
     const user = await requireUser(req, auth);
     return referrals.listMyReferrals(user.id, req.query);
   });
 
-  r.get('/api/admin/invites', { config: { auth: 'admin' }, schema: { querystring: adminInvitesQuery, tags: ['admin'], response: { 200: countedPageSchema(adminInviteSchema) } } }, async (req) => {
+  r.get('/api/admin/invites', { config: { auth: 'admin' }, schema: { querystring: adminInvitesQuery, tags: ['admin'], summary: 'Every invite code', response: { 200: countedPageSchema(adminInviteSchema) } } }, async (req) => {
     await requireAdmin(req, auth);
     const { status, inviter, code, ...page } = req.query;
     return referrals.listAllInvites({ status, inviterEmail: inviter, code }, page);
   });
 
-  r.get('/api/admin/referrals', { config: { auth: 'admin' }, schema: { querystring: adminReferralsQuery, tags: ['admin'], response: { 200: countedPageSchema(adminReferralSchema) } } }, async (req) => {
+  r.get('/api/admin/referrals', { config: { auth: 'admin' }, schema: { querystring: adminReferralsQuery, tags: ['admin'], summary: 'Every referral', response: { 200: countedPageSchema(adminReferralSchema) } } }, async (req) => {
     await requireAdmin(req, auth);
     const { email, code, ...page } = req.query;
     return referrals.listAllReferrals({ email, code }, page);

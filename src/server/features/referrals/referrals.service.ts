@@ -15,7 +15,7 @@ import {
   type Referral,
 } from '../../../shared/invites.js';
 import { inviteMessages } from '../../../shared/messages.js';
-import { normalizeInviteCode } from '../../../shared/auth.schema.js';
+import { normalizeInviteCode } from '../../../shared/registration.js';
 import * as repo from './referrals.repo.js';
 import { newInviteCode } from './invite-code.js';
 

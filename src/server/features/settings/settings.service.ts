@@ -3,7 +3,7 @@ import type { AuthenticatedUser } from '../auth/auth.service.js';
 import { AUDIT_ACTIONS, assertAdmin } from '../admin/admin.service.js';
 import { insertAudit } from '../admin/admin.repo.js';
 import type { RealtimeHub } from '../../realtime/realtime-hub.js';
-import type { ReferralSettings } from '../../../shared/settings.schema.js';
+import type { ReferralSettings, WelcomeGrant } from '../../../shared/settings.schema.js';
 import * as repo from './settings.repo.js';
 
 /**
@@ -47,5 +47,29 @@ export class SettingsService {
       await this.realtime.publish('pricing', null, { changed: ['referral'] }, tx);
     });
     return { is_referral_only: value };
+  }
+
+  /** GET /api/admin/welcome-grant. */
+  async getWelcomeGrant(admin: AuthenticatedUser): Promise<WelcomeGrant> {
+    assertAdmin(admin);
+    return { welcome_energy: await repo.welcomeEnergy(this.db) };
+  }
+
+  /** PUT /api/admin/welcome-grant: admin only, audited; applies to accounts created (or confirmed) from now on. */
+  async setWelcomeGrant(admin: AuthenticatedUser, value: number): Promise<WelcomeGrant> {
+    assertAdmin(admin);
+    await this.db.transaction(async (tx) => {
+      const old = await repo.lockWelcomeEnergy(tx);
+      if (old === value) return;
+      await repo.setWelcomeEnergy(tx, value);
+      await insertAudit(tx, {
+        adminId: admin.id,
+        action: AUDIT_ACTIONS.welcomeEnergy,
+        target: 'referral_settings',
+        oldValue: { welcome_energy: old },
+        newValue: { welcome_energy: value },
+      });
+    });
+    return { welcome_energy: value };
   }
 }

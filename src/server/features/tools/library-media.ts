@@ -2,6 +2,7 @@ import { AppError } from '../../http/errors.js';
 import { ProviderError } from '../../providers/ai/ai-provider.js';
 import type { LibraryService } from '../library/library.service.js';
 import type { ToolMediaPort } from './tool-media.js';
+import { sourceMessages } from '../../../shared/messages.js';
 
 /** Tool runs read inputs from, and save results to, the media library. */
 export function libraryMediaPort(library: LibraryService): ToolMediaPort {
@@ -16,7 +17,7 @@ export function libraryMediaPort(library: LibraryService): ToolMediaPort {
         throw err;
       }
       if (input.kind !== kind) {
-        throw new ProviderError(kind === 'image' ? 'This tool needs an image, not a video' : 'This tool needs a video, not an image');
+        throw new ProviderError(sourceMessages.wrongKind(kind));
       }
       return {
         media: { path: input.path, contentType: input.contentType },
@@ -24,6 +25,8 @@ export function libraryMediaPort(library: LibraryService): ToolMediaPort {
         itemId: input.item?.id ?? null,
       };
     },
+
+    checkSource: (userId, ref, kind) => library.checkSource(userId, ref, kind),
 
     async saveResult(input) {
       const item = await library.saveGeneratedItem({
@@ -37,6 +40,7 @@ export function libraryMediaPort(library: LibraryService): ToolMediaPort {
         originalImageUrl: input.originalImageUrl,
         durationSeconds: input.output.durationSeconds ?? null,
         prompt: input.prompt,
+        sourceItemId: input.sourceItemId ?? null,
       });
       return { itemId: item.id };
     },

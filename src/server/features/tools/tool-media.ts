@@ -17,6 +17,13 @@ export interface ToolMediaPort {
     dir: string,
   ): Promise<{ media: LocalMedia; originalUrl: string; itemId: string | null }>;
 
+  /**
+   * Refuses, before any charge, a source the run could only fail on: a library item or link that
+   * is not the caller's (or does not exist), not ready, of the other kind or over the size limit,
+   * or a URL the import rules refuse (form and address). Throws AppError (4xx).
+   */
+  checkSource(userId: string, ref: string, kind: 'image' | 'video'): Promise<void>;
+
   /** Saves a result into the library; called again for the same job it returns the same item. */
   saveResult(input: {
     userId: string;
@@ -27,6 +34,8 @@ export interface ToolMediaPort {
     originalName: string;
     originalImageUrl: string | null;
     prompt: string | null;
+    /** The library item the run read, when it was one (versions). */
+    sourceItemId?: string | null;
   }): Promise<{ itemId: string }>;
 
   /** Removes an item saved for a job that did not win (cancelled meanwhile). */

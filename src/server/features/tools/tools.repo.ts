@@ -18,6 +18,8 @@ export interface ToolJobRow {
   remote_request_id: string | null;
   result: Record<string, unknown> | null;
   error: string | null;
+  /** Why a failed or cancelled run ended (RunErrorCode); null before, and for runs that succeeded. */
+  error_code: string | null;
   library_item_id: string | null;
   idempotency_key: string | null;
   request_hash: string | null;
@@ -148,13 +150,13 @@ export function markSucceeded(db: Queryable, jobId: string, result: unknown, lib
   );
 }
 
-export function markEnded(db: Queryable, jobId: string, status: 'failed' | 'canceled', error: string, from: JobStatus[]) {
+export function markEnded(db: Queryable, jobId: string, status: 'failed' | 'canceled', error: string, from: JobStatus[], code: string) {
   return one<ToolJobRow>(
     db,
-    `UPDATE tool_jobs SET status = $2, error = $3, finished_at = now()
+    `UPDATE tool_jobs SET status = $2, error = $3, finished_at = now(), error_code = $5
       WHERE id = $1 AND status = ANY($4::text[])
       RETURNING *`,
-    [jobId, status, error, from],
+    [jobId, status, error, from, code],
   );
 }
 
@@ -166,4 +168,28 @@ export function findOverdueJobs(db: Queryable, graceSeconds: number, limit = 100
       ORDER BY deadline_at LIMIT $2`,
     [graceSeconds, limit],
   );
+}
+
+/** A user's runs that have not ended (queued or running), oldest first. */
+export function openJobsOf(db: Queryable, userId: string) {
+  return db.query<{ id: string }>(`SELECT id FROM tool_jobs WHERE user_id = $1 AND status IN ('queued', 'running') ORDER BY seq`, [userId]);
+}
+
+/**
+ * Whether an admin suspended the account. Holds a share lock on the account row until the run's
+ * transaction ends, so a suspension waits for a run being charged and then finds it to cancel.
+ */
+export async function isSuspended(db: Queryable, userId: string): Promise<boolean> {
+  const row = await one<{ suspended: boolean }>(db, 'SELECT suspended_at IS NOT NULL AS suspended FROM users WHERE id = $1 FOR SHARE', [userId]);
+  return row?.suspended === true;
+}
+
+/** A user's single runs (not batch items) still waiting or running. */
+export async function countOpenSingleRuns(db: Queryable, userId: string): Promise<number> {
+  const row = await one<{ n: number }>(
+    db,
+    "SELECT count(*)::int AS n FROM tool_jobs WHERE user_id = $1 AND batch_id IS NULL AND status IN ('queued', 'running')",
+    [userId],
+  );
+  return row?.n ?? 0;
 }

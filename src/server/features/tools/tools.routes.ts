@@ -6,7 +6,7 @@ import { requireUser } from '../../http/auth-context.js';
 import { toolAccepted, toolFailed } from '../../../shared/tool-results.js';
 import { apiError } from '../../../shared/api-error.js';
 import type { ToolsService } from './tools.service.js';
-import { limitMessages } from '../../../shared/messages.js';
+import { runLimit } from '../limits/route-limits.js';
 import { webhookUrlField } from '../../../shared/webhooks.schema.js';
 import { cursorParam } from '../../http/cursor.js';
 import { toolJobSchema, toolsInfoSchema } from '../../../shared/tools.js';
@@ -24,6 +24,14 @@ const listQuery = z.object({
   cursor: cursorParam,
 });
 
+/** What a run is refused for before it is charged (the source, its kind and size); 400 covers the parameters. */
+const refusedBeforeCharge = {
+  404: apiError.describe('The source is not in your library, or is not yours (code `not_found`); nothing is charged'),
+  409: apiError.describe('The source is not ready yet, e.g. a video still generating (code `conflict`); nothing is charged'),
+  413: apiError.describe('The source is larger than the upload limit, or the library is full (code `payload_too_large`); nothing is charged'),
+  415: apiError.describe('The source is the other kind: an image where a video is needed, or the reverse (code `unsupported_media_type`); nothing is charged'),
+};
+
 /**
  * The five tool functions (requirements §7) and the run history. A run call waits
  * for the result; when the caller goes away the run still completes and
@@ -34,7 +42,7 @@ export const toolsRoutes = (ctx: AppContext, tools: ToolsService): FastifyPlugin
   const { auth } = ctx.services;
 
   const perMinute = ctx.config.TOOL_RUNS_PER_MINUTE;
-  const rateLimit = { name: 'tool-runs', limit: perMinute, windowSeconds: 60, message: limitMessages.toolRuns(perMinute), replayHeader: 'idempotency-key' };
+  const rateLimit = runLimit(perMinute, 'idempotency-key');
   for (const tool of tools.registry.list) {
     r.post(
       `/functions/v1/${tool.endpoint}`,
@@ -50,7 +58,7 @@ export const toolsRoutes = (ctx: AppContext, tools: ToolsService): FastifyPlugin
           description: `Costs ENERGY (price row '${tool.info.pricing}'). Waits for the result; with \`Prefer: respond-async\` answers 202 with the job id at once.`,
           headers: toolHeaders,
           body: z.intersection(tool.schemas.input, webhookBody),
-          response: { 200: tool.schemas.response, 202: toolAccepted, 422: z.union([toolFailed, apiError]) },
+          response: { 200: tool.schemas.response, 202: toolAccepted, ...refusedBeforeCharge, 402: apiError, 422: z.union([toolFailed, apiError]) },
         },
       },
       async (req, reply) => {
@@ -78,16 +86,16 @@ export const toolsRoutes = (ctx: AppContext, tools: ToolsService): FastifyPlugin
   }
 
   /** Which provider runs each tool (the UI names Wan v2.2 only when fal runs image-to-video). */
-  r.get('/api/tools/info', { config: { auth: 'user' }, schema: { tags: ['tools'], response: { 200: toolsInfoSchema } } }, async () => ({
+  r.get('/api/tools/info', { config: { auth: 'user' }, schema: { tags: ['tools'], summary: 'Which provider runs each tool', response: { 200: toolsInfoSchema } } }, async () => ({
     providers: ctx.config.aiProviders,
   }));
 
-  r.get('/api/jobs', { config: { auth: 'user' }, schema: { querystring: listQuery, tags: ['tools'], response: { 200: pageSchema(toolJobSchema) } } }, async (req) => {
+  r.get('/api/jobs', { config: { auth: 'user' }, schema: { querystring: listQuery, tags: ['tools'], summary: 'Your tool runs, newest first', response: { 200: pageSchema(toolJobSchema) } } }, async (req) => {
     const user = await requireUser(req, auth);
     return tools.list(user.id, req.query.limit, req.query.cursor);
   });
 
-  r.get('/api/jobs/:id', { config: { auth: 'user' }, schema: { params: jobParams, tags: ['tools'], response: { 200: toolJobSchema } } }, async (req) => {
+  r.get('/api/jobs/:id', { config: { auth: 'user' }, schema: { params: jobParams, tags: ['tools'], summary: 'One tool run', response: { 200: toolJobSchema } } }, async (req) => {
     const user = await requireUser(req, auth);
     return tools.get(user.id, req.params.id);
   });
@@ -105,19 +113,19 @@ export const toolsRoutes = (ctx: AppContext, tools: ToolsService): FastifyPlugin
   };
 
   /** The finished run's response as the tool call would have answered (reattaching after a reload). */
-  r.get('/api/jobs/:id/result', { config: { auth: 'user' }, schema: { params: jobParams, tags: ['tools'], response: runAnswers } }, async (req, reply) => {
+  r.get('/api/jobs/:id/result', { config: { auth: 'user' }, schema: { params: jobParams, tags: ['tools'], summary: 'The answer of a tool run', response: runAnswers } }, async (req, reply) => {
     const user = await requireUser(req, auth);
     const job = await tools.findOwned(user.id, req.params.id);
     const { status, body } = await tools.toResponse(job);
     return reply.status(status).send(body);
   });
 
-  r.post('/api/jobs/:id/cancel', { config: { auth: 'user' }, schema: { params: jobParams, tags: ['tools'], response: { 200: toolJobSchema } } }, async (req) => {
+  r.post('/api/jobs/:id/cancel', { config: { auth: 'user' }, schema: { params: jobParams, tags: ['tools'], summary: 'Cancel a tool run (refunded)', response: { 200: toolJobSchema } } }, async (req) => {
     const user = await requireUser(req, auth);
     return tools.cancel(user.id, req.params.id);
   });
 
-  r.post('/api/jobs/:id/retry', { config: { auth: 'user', verifiedEmail: true }, schema: { params: jobParams, tags: ['tools'], response: { 202: toolAccepted } } }, async (req, reply) => {
+  r.post('/api/jobs/:id/retry', { config: { auth: 'user', verifiedEmail: true, rateLimit: runLimit(perMinute) }, schema: { params: jobParams, tags: ['tools'], summary: 'Run a failed or cancelled run again', response: { 202: toolAccepted } } }, async (req, reply) => {
     const user = await requireUser(req, auth);
     const job = await tools.retry(user, req.params.id);
     return reply.status(202).send({ job_id: job.id, status: job.status });

@@ -11,8 +11,11 @@ import type { ToolMediaPort } from './tool-media.js';
 import type { ToolJob } from '../../../shared/tools.js';
 import type { Page } from '../../../shared/page.schema.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import type { ParsedInput, Tool } from '../../tools/tool-definition.js';
+import type { ParsedInput, Refusal, Tool } from '../../tools/tool-definition.js';
 import * as repo from './tools.repo.js';
+import type { RunErrorCode } from '../../../shared/admin-jobs.schema.js';
+import { limitMessages, suspensionMessages } from '../../../shared/messages.js';
+import { rateLimited } from '../limits/limiter.js';
 
 export const toolErrors = {
   idempotencyMismatch: 'This Idempotency-Key was already used for a different request',
@@ -49,7 +52,7 @@ export interface JobEvent {
 export type RunEndListener = (job: repo.ToolJobRow) => void | Promise<void>;
 
 /** Checked after validation, before any charge (e.g. the local editor's command language). */
-export type InputCheck = (tool: Tool, input: ParsedInput) => string | null;
+export type InputCheck = (tool: Tool, input: ParsedInput) => Refusal | null;
 
 /** Safety poll while waiting for a job; end events normally wake the wait at once. */
 const WAIT_POLL_MS = 5_000;
@@ -95,6 +98,13 @@ export class ToolsService {
     private readonly checkInput: InputCheck = () => null,
   ) {}
 
+  /**
+   * Single runs of one user waiting or running at once (0: no cap). With the
+   * per-user worker cap, this bounds how much of the queue one user's stuck
+   * or slow runs can hold ahead of everyone else's (decision 027).
+   */
+  maxOpenRunsPerUser = 0;
+
   onRunEnd(listener: RunEndListener): void {
     this.endListeners.push(listener);
   }
@@ -103,8 +113,14 @@ export class ToolsService {
     const parsed = tool.parseInput(body);
     if (!parsed.ok) throw new AppError('validation', parsed.message);
     const refusal = this.checkInput(tool, parsed.input);
-    if (refusal) throw new AppError('validation', refusal);
+    if (typeof refusal === 'string') throw new AppError('validation', refusal);
+    if (refusal) throw new AppError('validation', refusal.message, refusal.details);
     return parsed.input;
+  }
+
+  /** Refuses (4xx, nothing charged) a source the run could only fail on; see ToolMediaPort.checkSource. */
+  checkSource(userId: string, definition: Tool, input: ParsedInput): Promise<void> {
+    return this.media.checkSource(userId, definition.sourceOf(input), definition.info.input);
   }
 
   /** Charges and enqueues a run; with an Idempotency-Key, a repeat returns the first job. */
@@ -130,6 +146,7 @@ export class ToolsService {
       const existing = await repo.findByIdempotencyKey(this.db, user.id, key);
       if (existing) return this.replay(existing, requestHash);
     }
+    await this.checkSource(user.id, definition, input);
 
     const created = await this.db.transaction(async (tx) => {
       const price = await this.pricing.priceFor({ role: user.role }, tool.pricing, tx);
@@ -170,6 +187,8 @@ export class ToolsService {
     },
   ): Promise<repo.ToolJobRow | null> {
     const tool = run.definition.info;
+    if (await repo.isSuspended(tx, run.userId)) throw new AppError('account_suspended', suspensionMessages.signIn);
+    if (!run.batch && this.maxOpenRunsPerUser > 0) await this.assertRoomInQueue(tx, run.userId);
     const job = await repo.insertJob(tx, {
       userId: run.userId,
       tool: run.definition.endpoint,
@@ -199,6 +218,13 @@ export class ToolsService {
     // This process's idle workers look at once, when the job is there to be seen.
     tx.afterCommit(() => this.queue.wake());
     return job;
+  }
+
+  /** Counted under a per-user lock, so parallel starts cannot all pass one count. */
+  private async assertRoomInQueue(tx: Tx, userId: string): Promise<void> {
+    await tx.query("SELECT pg_advisory_xact_lock(hashtext('open-runs:' || $1::text))", [userId]);
+    const open = await repo.countOpenSingleRuns(tx, userId);
+    if (open >= this.maxOpenRunsPerUser) throw rateLimited(limitMessages.openRuns(this.maxOpenRunsPerUser), 5);
   }
 
   /** After the run's transaction committed: its pending library entry (videos) and its first event. */
@@ -300,7 +326,21 @@ export class ToolsService {
   async get(userId: string, jobId: string): Promise<ToolJob> {
     const job = isUuid(jobId) ? await repo.findJobOfUser(this.db, userId, jobId) : undefined;
     if (!job) throw new AppError('not_found', toolErrors.notFound);
-    return toToolJob(job);
+    return this.withFreshOriginal(job);
+  }
+
+  /**
+   * A run's result names its source by library item: the stored `original_url` is replaced by a
+   * fresh link to that item (a stored signed link expires, and after a move to S3 it pointed at
+   * the old local file route). A source that is gone or was not ours keeps what was stored.
+   */
+  private async withFreshOriginal(job: repo.ToolJobRow): Promise<ToolJob> {
+    const view = toToolJob(job);
+    const r = job.result;
+    const itemId = r && typeof r.original_item_id === 'string' ? r.original_item_id : null;
+    if (!r || !itemId || typeof r.original_url !== 'string') return view;
+    const fresh = await this.media.itemUrl(job.user_id, itemId).catch(() => null);
+    return fresh ? { ...view, result: { ...r, original_url: fresh } } : view;
   }
 
   async findOwned(userId: string, jobId: string): Promise<repo.ToolJobRow> {
@@ -313,13 +353,13 @@ export class ToolsService {
     const size = Math.min(Math.max(Math.trunc(limit) || 20, 1), 100);
     const before = decodeOptionalCursor(cursor, seqKey)?.[0];
     const page = pageOf(await repo.listJobs(this.db, userId, size + 1, before), size, (job) => [Number(job.seq)]);
-    return { items: page.rows.map(toToolJob), next_cursor: page.next_cursor };
+    return { items: await Promise.all(page.rows.map((job) => this.withFreshOriginal(job))), next_cursor: page.next_cursor };
   }
 
   /** Cancels a queued or running job of the user: refunded once; a running worker stops. */
   /** Cancels a run that has not started yet (refunded once, whoever else cancels it too); false when it had. */
   async cancelQueued(jobId: string): Promise<boolean> {
-    const ended = await this.settleFailure(jobId, 'canceled', toolErrors.cancelled, ['queued']);
+    const ended = await this.settleFailure(jobId, 'canceled', toolErrors.cancelled, { from: ['queued'] });
     if (ended) await this.queue.cancelToolRun(jobId, ended.batch_id !== null).catch(() => {});
     return !!ended;
   }
@@ -330,6 +370,18 @@ export class ToolsService {
     if (!ended) throw new AppError('conflict', toolErrors.notCancellable);
     await this.queue.cancelToolRun(jobId, ended.batch_id !== null).catch(() => {});
     return toToolJob(ended);
+  }
+
+  /** A suspended account's runs that have not ended: each cancelled and refunded once. Returns how many. */
+  async cancelOpenRunsOf(userId: string): Promise<number> {
+    let n = 0;
+    for (const { id } of await repo.openJobsOf(this.db, userId)) {
+      const ended = await this.settleFailure(id, 'canceled', suspensionMessages.runCancelled, { code: 'suspended' });
+      if (!ended) continue;
+      await this.queue.cancelToolRun(id, ended.batch_id !== null).catch(() => {});
+      n += 1;
+    }
+    return n;
   }
 
   /** Stops a run whose result is no longer wanted (refunded); one that has ended already stays as it is. */
@@ -420,10 +472,11 @@ export class ToolsService {
     jobId: string,
     status: 'failed' | 'canceled',
     error: string,
-    from: repo.JobStatus[] = ['queued', 'running'],
+    opts: { from?: repo.JobStatus[]; code?: RunErrorCode } = {},
   ): Promise<repo.ToolJobRow | null> {
+    const code = opts.code ?? (status === 'canceled' ? 'cancelled' : 'internal');
     const ended = await this.db.transaction(async (tx) => {
-      const row = await repo.markEnded(tx, jobId, status, error, from);
+      const row = await repo.markEnded(tx, jobId, status, error, opts.from ?? ['queued', 'running'], code);
       if (!row) return null;
       const title = this.registry.find(row.tool)?.info.title ?? row.tool;
       await this.energy.refund(jobId, `Refund: ${title} (${status === 'canceled' ? 'cancelled' : 'failed'})`, tx);
@@ -440,7 +493,7 @@ export class ToolsService {
   async sweep(graceSeconds = 60): Promise<number> {
     let n = 0;
     for (const { id } of await repo.findOverdueJobs(this.db, graceSeconds)) {
-      if (await this.settleFailure(id, 'failed', toolErrors.timedOut)) n += 1;
+      if (await this.settleFailure(id, 'failed', toolErrors.timedOut, { code: 'overdue' })) n += 1;
     }
     return n;
   }

@@ -18,7 +18,7 @@ export const webhooksRoutes = (ctx: AppContext): FastifyPluginAsync => async (ap
 
   r.get(
     '/api/webhook-deliveries',
-    { config: { auth: 'user' }, schema: { tags: ['webhooks'], querystring: listQuery, response: { 200: webhookDeliveryListSchema } } },
+    { config: { auth: 'user' }, schema: { tags: ['webhooks'], summary: 'Recent webhook deliveries', querystring: listQuery, response: { 200: webhookDeliveryListSchema } } },
     async (req) => {
       const user = await requireUser(req, auth);
       return webhooks.list(user.id, req.query.limit, req.query.cursor);
@@ -28,7 +28,7 @@ export const webhooksRoutes = (ctx: AppContext): FastifyPluginAsync => async (ap
   // The signing secret is account material: a session only, never an API key.
   r.get(
     '/api/webhooks/secret',
-    { config: { auth: 'user' }, schema: { tags: ['webhooks'], response: { 200: webhookSecretSchema } } },
+    { config: { auth: 'user' }, schema: { tags: ['webhooks'], summary: 'Your webhook signing secret', response: { 200: webhookSecretSchema } } },
     async (req) => {
       const user = await requireUser(req, auth);
       return {

@@ -1,8 +1,11 @@
+import type { RestoreFindings } from '../../../shared/tool-results.js';
+
 /**
  * What a tool run asks of an AI provider. Media goes in and comes out as
  * local files (the job runner downloads inputs from our storage and stores
  * the outputs), so providers never touch storage or the database.
  */
+import type { EditInterpretation } from '../../../shared/edit-language/interpret.js';
 
 export interface LocalMedia {
   /** Absolute path of a file on local disk. */
@@ -55,6 +58,11 @@ export interface RestoreImageInput {
   upscaling: number;
   backbone: 'edsr' | 'rdn';
   seed?: number;
+}
+
+export interface RestoreImageOutput extends MediaOutput {
+  /** What the provider found wrong with the photo and repaired (providers that cannot tell leave it out). */
+  findings?: RestoreFindings;
 }
 
 export interface EditImageInput {
@@ -110,12 +118,12 @@ export interface UpscaleVideoInput {
 export interface AiProvider {
   readonly name: string;
   upscaleImage(input: UpscaleImageInput, ctx: RunContext): Promise<MediaOutput>;
-  restoreImage(input: RestoreImageInput, ctx: RunContext): Promise<MediaOutput>;
+  restoreImage(input: RestoreImageInput, ctx: RunContext): Promise<RestoreImageOutput>;
   editImage(input: EditImageInput, ctx: RunContext): Promise<EditImageOutput>;
   imageToVideo(input: ImageToVideoInput, ctx: RunContext): Promise<ImageToVideoOutput>;
   upscaleVideo(input: UpscaleVideoInput, ctx: RunContext): Promise<VideoOutput>;
-  /** Refuses a prompt before any charge (e.g. the local editor's command language). */
-  validateEditPrompt?(prompt: string): string | null;
+  /** How this provider reads an edit request before any charge (the local editor; a cloud editor takes it as written). */
+  interpretEdit?(prompt: string): EditInterpretation;
   close?(): Promise<void>;
 }
 

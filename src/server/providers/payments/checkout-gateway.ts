@@ -56,6 +56,8 @@ export interface CheckoutGateway {
   retrieveSession(id: string): Promise<GatewaySession>;
   /** Verifies the signature over the raw body; throws when it does not hold. */
   constructEvent(rawBody: Buffer | string, signature: string): WebhookEvent;
+  /** Refunds part or all of a payment at the processor; answers the charge as it stands after (Stripe's shape). */
+  refund?(paymentIntentId: string, amountCents: number): Promise<Record<string, unknown>>;
   /** Signs an event of its own: only the built-in test checkout can, since it is the processor. */
   signEvent?(type: string, object: Record<string, unknown>): { payload: string; signature: string };
 }

@@ -75,6 +75,13 @@ export class StripeGateway implements CheckoutGateway {
     };
   }
 
+  async refund(paymentIntentId: string, amountCents: number): Promise<Record<string, unknown>> {
+    const refund = await this.stripe.refunds.create({ payment_intent: paymentIntentId, amount: amountCents });
+    const chargeId = typeof refund.charge === 'string' ? refund.charge : refund.charge?.id;
+    if (!chargeId) throw new Error('Stripe refund without a charge');
+    return (await this.stripe.charges.retrieve(chargeId)) as unknown as Record<string, unknown>;
+  }
+
   constructEvent(rawBody: Buffer | string, signature: string): WebhookEvent {
     return this.stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret, WEBHOOK_TOLERANCE_SECONDS) as unknown as WebhookEvent;
   }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Config } from '../../config.js';
+import { AppLinkedStorage } from './app-linked-storage.js';
 import { LocalStorage } from './local-storage.js';
 import { S3Storage } from './s3-storage.js';
 import type { StorageDriver } from './storage.js';
@@ -16,12 +17,16 @@ type StorageConfig = Pick<
   | 'S3_ACCESS_KEY_ID'
   | 'S3_SECRET_ACCESS_KEY'
   | 'S3_FORCE_PATH_STYLE'
->;
+> &
+  Partial<Pick<Config, 'S3_LINKS'>>;
 
-/** S3 when S3_BUCKET is set, else local disk under DATA_DIR/storage (the embedded default). */
+/**
+ * S3 when S3_BUCKET is set (its files fetched from the bucket, or through this
+ * app with S3_LINKS=app), else local disk under DATA_DIR/storage (the embedded default).
+ */
 export function createStorage(config: StorageConfig): StorageDriver {
   if (config.S3_BUCKET) {
-    return new S3Storage({
+    const bucket = new S3Storage({
       bucket: config.S3_BUCKET,
       region: config.S3_REGION,
       endpoint: config.S3_ENDPOINT,
@@ -30,6 +35,7 @@ export function createStorage(config: StorageConfig): StorageDriver {
       secretAccessKey: config.S3_SECRET_ACCESS_KEY,
       defaultExpiresIn: config.SIGNED_URL_TTL_SECONDS,
     });
+    return config.S3_LINKS === 'app' ? new AppLinkedStorage(bucket, new UrlSigner(config.APP_SECRET)) : bucket;
   }
   return new LocalStorage({
     root: path.join(config.dataDir, 'storage'),

@@ -98,6 +98,11 @@ export class LocalStorage implements StorageDriver {
     }
   }
 
+  async check(): Promise<void> {
+    await fsp.mkdir(this.dir, { recursive: true });
+    await fsp.access(this.dir, fs.constants.W_OK);
+  }
+
   async head(key: string): Promise<ObjectInfo | null> {
     const p = this.file(key);
     const stat = await fsp.stat(p).catch(() => null);

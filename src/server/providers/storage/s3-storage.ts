@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -15,6 +16,7 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { FILES_ROUTE_PREFIX, keyFromFilesUrl } from './url-signer.js';
 import {
   assertValidKey,
   contentDisposition,
@@ -112,6 +114,16 @@ export class S3Storage implements StorageDriver {
     } while (token);
   }
 
+  async check(): Promise<void> {
+    // HeadBucket answers 404 for a missing bucket and 403 for keys that may not use it.
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket })).catch((err: unknown) => {
+      const status = statusOf(err);
+      if (status === 404) throw new Error(`bucket '${this.bucket}' does not exist`);
+      if (status === 403) throw new Error(`access to bucket '${this.bucket}' denied`);
+      throw err;
+    });
+  }
+
   async head(key: string): Promise<ObjectInfo | null> {
     assertValidKey(key);
     try {
@@ -205,7 +217,14 @@ export class S3Storage implements StorageDriver {
     return getSignedUrl(this.client, cmd, { expiresIn: opts.expiresIn ?? this.opts.defaultExpiresIn });
   }
 
+  /**
+   * The key in one of this bucket's object URLs, or in one of the app's own file links
+   * (`/api/files/<key>...`, relative as the app writes them): an install that kept its files on
+   * local disk, or behind app links, stored those (a generated image's original_image_url), and
+   * after a move to this bucket they are answered with a fresh link to the same key.
+   */
   keyFromUrl(url: string): string | null {
+    if (url.startsWith(FILES_ROUTE_PREFIX)) return keyFromFilesUrl(url);
     let u: URL;
     try {
       u = new URL(url);

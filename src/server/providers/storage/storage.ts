@@ -73,6 +73,8 @@ export interface StorageDriver {
    * links go to the store itself (S3).
    */
   verify?(key: string, query: { exp?: unknown; sig?: unknown; dn?: unknown }): VerifyResult;
+  /** Throws when the store cannot be reached or written (start-up checks and readiness). */
+  check(): Promise<void>;
 }
 
 export class StorageNotFoundError extends Error {

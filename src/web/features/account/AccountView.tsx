@@ -8,6 +8,7 @@ import { ChangePasswordCard } from './ChangePasswordCard';
 import { DeleteAccountCard } from './DeleteAccountCard';
 import { ExportCard } from './ExportCard';
 import { SessionsCard } from './SessionsCard';
+import { PurchasesCard } from './PurchasesCard';
 import { VerificationNotice } from './VerificationNotice';
 
 /** The account page: who you are, password, where you are signed in, your data, leaving. */
@@ -33,6 +34,7 @@ export default function AccountView(_props: DashboardViewProps) {
         <ChangePasswordCard />
         <ExportCard />
       </div>
+      <PurchasesCard />
       <SessionsCard />
       <DeleteAccountCard />
     </div>

@@ -42,7 +42,7 @@ export function ChangePasswordCard() {
   };
 
   return (
-    <Card labelId={`${id}-title`} title="Change password" description="Other devices are signed out when it changes." icon={<KeyRound />}>
+    <Card labelId={`${id}-title`} title="Change password" description="Other devices are signed out and your API keys are revoked when it changes." icon={<KeyRound />}>
       <form noValidate onSubmit={submit} className="space-y-3.5" aria-label="Change password">
         <FormError message={error} />
         <LabeledField id={`${id}-current`} label="Current password">

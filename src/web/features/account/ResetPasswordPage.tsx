@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, Lock, MailCheck, XCircle } from 'lucide-react';
 import { PRODUCT_NAME } from '../../../shared/constants.js';
 import { newPasswordError } from '../../../shared/account.schema.js';
+import { accountMessages } from '../../../shared/messages.js';
 import { Button } from '../../components/Button';
 import { LabeledField } from '../../components/LabeledField';
 import { Logo } from '../../components/Logo';
@@ -84,7 +85,7 @@ export function ResetPasswordPage() {
           <LabeledField id={`${id}-confirm`} label="Confirm new password" icon={<Lock />}>
             <input id={`${id}-confirm`} className="input pl-10" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
           </LabeledField>
-          <p className="text-xs text-zinc-400">Setting it signs you out everywhere.</p>
+          <p className="text-xs text-zinc-400">Setting it signs you out everywhere and revokes your API keys.</p>
           <Button type="submit" loading={busy} className="w-full py-3">
             Set new password
           </Button>
@@ -111,6 +112,8 @@ export function VerifyEmailPage() {
     document.title = `Confirm email - ${PRODUCT_NAME}`;
     if (started.current) return;
     started.current = true;
+    // A link without its token cannot confirm anything: say so without asking the server.
+    if (!token) return setResult({ ok: false, message: accountMessages.verifyLinkInvalid });
     accountApi
       .verifyEmail(token)
       .then((r) => {

@@ -1,12 +1,19 @@
+import { lazy, Suspense } from 'react';
 import { Tabs } from 'radix-ui';
-import { History, SlidersHorizontal, Users, UserSearch } from 'lucide-react';
+import { History, ListChecks, Receipt, SlidersHorizontal, Users, UserSearch } from 'lucide-react';
 import { Button } from '../../components/Button';
 import type { DashboardViewProps } from '../dashboard/view-ids';
 import { AuditLog } from './AuditLog';
+import { FailureRates } from './FailureRates';
+import { JobsConsole } from './JobsConsole';
 import { PlatformSummary } from './PlatformSummary';
 import { PricingEditor } from './PricingEditor';
+import { PurchasesAdmin } from './PurchasesAdmin';
 import { ReferralModeCard } from './ReferralModeCard';
 import { UserLookup } from './UserLookup';
+
+// The chart library is fetched after the rest of the dashboard, and only by admins.
+const AdminCharts = lazy(() => import('./AdminCharts'));
 
 const tabClass =
   'inline-flex items-center gap-1.5 rounded-lg px-3 py-1.5 text-sm font-medium text-zinc-400 transition hover:text-white data-[state=active]:bg-zinc-800 data-[state=active]:text-white data-[state=active]:shadow';
@@ -39,13 +46,25 @@ export default function AdminDashboardView({ openView }: DashboardViewProps) {
         <PlatformSummary className="lg:col-span-2" />
       </div>
 
+      <FailureRates />
+
+      <Suspense fallback={<div className="h-72 animate-pulse rounded-2xl bg-zinc-900/60" aria-hidden="true" />}>
+        <AdminCharts />
+      </Suspense>
+
       <PricingEditor />
 
-      <section aria-label="Accounts and change history" className="panel p-4 sm:p-5">
+      <section aria-label="Accounts, jobs, purchases and change history" className="panel p-4 sm:p-5">
         <Tabs.Root defaultValue="users">
-          <Tabs.List aria-label="Operator tools" className="mb-4 inline-flex gap-1 rounded-xl border border-zinc-800 bg-zinc-950/60 p-1">
+          <Tabs.List aria-label="Operator tools" className="mb-4 inline-flex flex-wrap gap-1 rounded-xl border border-zinc-800 bg-zinc-950/60 p-1">
             <Tabs.Trigger value="users" className={tabClass}>
               <UserSearch className="size-4" aria-hidden="true" /> Accounts
+            </Tabs.Trigger>
+            <Tabs.Trigger value="jobs" className={tabClass}>
+              <ListChecks className="size-4" aria-hidden="true" /> Jobs
+            </Tabs.Trigger>
+            <Tabs.Trigger value="purchases" className={tabClass}>
+              <Receipt className="size-4" aria-hidden="true" /> Purchases
             </Tabs.Trigger>
             <Tabs.Trigger value="audit" className={tabClass}>
               <History className="size-4" aria-hidden="true" /> Change history
@@ -53,6 +72,12 @@ export default function AdminDashboardView({ openView }: DashboardViewProps) {
           </Tabs.List>
           <Tabs.Content value="users" className="outline-none">
             <UserLookup />
+          </Tabs.Content>
+          <Tabs.Content value="jobs" className="outline-none">
+            <JobsConsole />
+          </Tabs.Content>
+          <Tabs.Content value="purchases" className="outline-none">
+            <PurchasesAdmin />
           </Tabs.Content>
           <Tabs.Content value="audit" className="outline-none">
             <AuditLog />

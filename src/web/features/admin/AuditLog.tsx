@@ -12,8 +12,12 @@ const ACTIONS: Record<string, { label: string; tone: 'emerald' | 'amber' | 'sky'
   update_tool_pricing: { label: 'Tool pricing', tone: 'fuchsia' },
   update_plan_energy: { label: 'Plan energy', tone: 'amber' },
   set_referral_only: { label: 'Registration', tone: 'sky' },
+  set_welcome_energy: { label: 'Welcome grant', tone: 'emerald' },
   grant_energy: { label: 'ENERGY grant', tone: 'emerald' },
   set_role: { label: 'Role', tone: 'zinc' },
+  retry_job: { label: 'Job retried', tone: 'sky' },
+  cancel_job: { label: 'Job cancelled', tone: 'amber' },
+  refund_purchase: { label: 'Refund', tone: 'amber' },
 };
 
 const FIELD_LABELS: Record<string, string> = {
@@ -22,8 +26,13 @@ const FIELD_LABELS: Record<string, string> = {
   energy_amount: 'Energy',
   bonus_energy: 'Bonus',
   is_referral_only: 'Referral-only',
+  welcome_energy: 'Welcome grant',
   energy_balance: 'Balance',
   role: 'Role',
+  status: 'Status',
+  refunded_cents: 'Refunded (cents)',
+  payment_intent_id: 'Payment',
+  reason: 'Reason',
 };
 
 function show(key: string, value: unknown): string {
@@ -38,7 +47,9 @@ function show(key: string, value: unknown): string {
 function targetLabel(e: AuditEntry): string {
   if (e.action === 'update_tool_pricing') return TOOL_CATALOG[e.target as ToolName]?.displayName ?? e.target;
   if (e.action === 'set_referral_only') return 'Referral-only mode';
+  if (e.action === 'set_welcome_energy') return 'New accounts';
   if (e.action === 'grant_energy' || e.action === 'set_role') return `User ${e.target.slice(0, 8)}`;
+  if (e.action === 'retry_job' || e.action === 'cancel_job') return `Job ${e.target.slice(0, 8)}`;
   return e.target;
 }
 
@@ -86,7 +97,7 @@ export function AuditLog() {
   return (
     <div className="space-y-3">
       <div className="flex items-center justify-between gap-2">
-        <p className="text-sm text-zinc-400">Every change to prices, plans, registration, roles and grants.</p>
+        <p className="text-sm text-zinc-400">Every change to prices, plans, registration, roles, grants and refunds.</p>
         <Button variant="ghost" size="sm" onClick={() => void q.refetch()} loading={q.isRefetching} aria-label="Refresh change history">
           {!q.isRefetching && <RotateCw className="size-3.5" aria-hidden="true" />}
           <span className="hidden sm:inline">Refresh</span>

@@ -33,8 +33,9 @@ function Stat({
         </span>
         {label}
       </div>
-      <p className="mt-2 truncate text-2xl font-bold tracking-tight text-white tabular-nums">{value}</p>
-      {sub && <p className="mt-0.5 truncate text-xs text-zinc-400">{sub}</p>}
+      <p className="mt-2 text-2xl font-bold wrap-anywhere tracking-tight text-white tabular-nums">{value}</p>
+      {/* Wraps rather than cuts off ('0 gra…') in a phone's half-width card. */}
+      {sub && <p className="mt-0.5 text-xs text-pretty text-zinc-400">{sub}</p>}
     </div>
   );
 }

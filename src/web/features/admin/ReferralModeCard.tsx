@@ -10,6 +10,7 @@ import { apiGet, apiPut, describeError, errorMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { adminKeys } from './adminApi';
 import { ErrorBox, Skeleton } from './ui';
+import { WelcomeGrantField } from './WelcomeGrantField';
 
 /** requirements §2: the referral-only registration switch, applied immediately (PUT /api/settings/referral). */
 export function ReferralModeCard({ className }: { className?: string }) {
@@ -115,6 +116,7 @@ export function ReferralModeCard({ className }: { className?: string }) {
           : 'Anyone can create an account. Invite codes are optional.'}
       </p>
       {error && <ErrorBox>{error}</ErrorBox>}
+      <WelcomeGrantField />
     </section>
   );
 }

@@ -1,9 +1,9 @@
 import { useEffect, useId, useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Crown, Gift, Loader2, Search, ShieldCheck, UserRound } from 'lucide-react';
+import { Ban, Crown, Gift, Loader2, Search, ShieldCheck, Undo2, UserRound } from 'lucide-react';
 import { toast } from 'sonner';
 import { ROLES, type Role } from '../../../shared/constants.js';
-import type { GrantResult, RoleResult } from '../../../shared/admin-users.schema.js';
+import type { GrantResult, RoleResult, SuspensionResult } from '../../../shared/admin-users.schema.js';
 import { useUser } from '../../app/auth';
 import { Button } from '../../components/Button';
 import { apiGet, apiPost, describeError, errorMessage } from '../../lib/api';
@@ -136,6 +136,20 @@ function UserRow({ user }: { user: AdminUser }) {
     onError: (err) => toast.error(errorMessage(err, `Could not grant ENERGY: ${describeError(err)}`)),
   });
 
+  const suspension = useMutation({
+    mutationFn: (suspend: boolean) => apiPost<SuspensionResult>(`/api/admin/users/${encodeURIComponent(user.id)}/${suspend ? 'suspend' : 'reinstate'}`, {}),
+    onSuccess: (res) => {
+      toast.success(
+        res.suspended
+          ? `${user.email} is suspended: ${res.sessions_ended} session${res.sessions_ended === 1 ? '' : 's'} ended, ${res.runs_cancelled} run${res.runs_cancelled === 1 ? '' : 's'} cancelled and refunded`
+          : `${user.email} can sign in again`,
+      );
+      refresh();
+    },
+    onError: (err) => toast.error(errorMessage(err, `Could not change the suspension: ${describeError(err)}`)),
+  });
+  const suspended = user.suspended_at !== null;
+
   const grantAmount = /^\d+$/.test(amount.trim()) ? Number(amount.trim()) : NaN;
   const canGrant = Number.isInteger(grantAmount) && grantAmount >= 1 && grantAmount <= 1_000_000;
 
@@ -152,13 +166,32 @@ function UserRow({ user }: { user: AdminUser }) {
           <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-white">
             <span className="truncate">{user.full_name || user.email}</span>
             <RoleBadge role={user.role} />
+            {suspended && (
+              <StatusPill tone="red">
+                <Ban className="size-3" aria-hidden="true" /> Suspended
+              </StatusPill>
+            )}
             {isMe && <span className="text-xs text-zinc-400">(you)</span>}
           </p>
           <p className="truncate text-xs text-zinc-400">{user.email}</p>
           <p className="mt-0.5 text-xs text-zinc-400">
             <span className="font-semibold text-amber-300 tabular-nums">{numberFormat.format(user.energy_balance)}</span> ENERGY ·{' '}
             {numberFormat.format(user.total_energy_purchased)} purchased · joined {formatDateTime(user.created_at)}
+            {user.energy_owed > 0 && (
+              <>
+                {' · '}
+                <span className="font-semibold text-rose-300 tabular-nums" data-testid="admin-user-owed">
+                  {numberFormat.format(user.energy_owed)} ENERGY owed
+                </span>
+              </>
+            )}
           </p>
+          {suspended && (
+            <p className="mt-0.5 text-xs text-rose-300">
+              Suspended {formatDateTime(user.suspended_at!)}
+              {user.suspended_reason ? `: ${user.suspended_reason}` : ''}
+            </p>
+          )}
         </div>
       </div>
       <div className="grid shrink-0 grid-cols-1 items-end gap-2 sm:grid-cols-[7rem_minmax(0,1fr)] lg:flex">
@@ -212,6 +245,24 @@ function UserRow({ user }: { user: AdminUser }) {
             {!grant.isPending && <Gift className="size-4" aria-hidden="true" />} Grant
           </Button>
         </form>
+        {!isMe && (
+          <Button
+            variant="secondary"
+            loading={suspension.isPending}
+            className="py-2"
+            onClick={() => {
+              if (
+                !suspended &&
+                !window.confirm(`Suspend ${user.email}? They are signed out everywhere, their API keys stop and their unfinished runs are cancelled and refunded.`)
+              )
+                return;
+              suspension.mutate(!suspended);
+            }}
+          >
+            {!suspension.isPending && (suspended ? <Undo2 className="size-4" aria-hidden="true" /> : <Ban className="size-4" aria-hidden="true" />)}
+            {suspended ? 'Reinstate' : 'Suspend'}
+          </Button>
+        )}
       </div>
     </li>
   );

@@ -19,6 +19,11 @@ export const adminKeys = {
   summary: ['admin', 'summary'] as const,
   audit: ['admin', 'audit'] as const,
   users: (q: string) => ['admin', 'users', q] as const,
+  jobsAll: ['admin', 'jobs'] as const,
+  jobs: (filters: Record<string, string>) => ['admin', 'jobs', filters] as const,
+  failureRates: ['admin', 'jobs', 'failure-rates'] as const,
+  charts: (days: number) => ['admin', 'jobs', 'charts', days] as const,
+  welcomeGrant: ['admin', 'welcome-grant'] as const,
   /** Under the `pricing` prefix: the server announces a referral-mode change as a `pricing` event. */
   referralSetting: [...queryKeys.pricing, 'referral-setting'] as const,
   /** Under the `pricing` prefix: the live `pricing` event refreshes it. */

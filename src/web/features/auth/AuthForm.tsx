@@ -1,17 +1,20 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { Eye, EyeOff, Lock, Ticket, User } from 'lucide-react';
-import { registrationError } from '../../../shared/auth.schema.js';
+import { registrationError } from '../../../shared/registration.js';
 import { messages } from '../../../shared/messages.js';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../lib/api';
+import { clearSignOutNotice, signOutNotice } from '../../lib/signOutNotice';
 import { Button } from '../../components/Button';
 import { FormError } from '../../components/FormError';
 import { LabeledField } from '../../components/LabeledField';
 import { TermsText } from './TermsText';
 import { useReferralOnly } from './useReferralSetting';
-import { ForgotPasswordForm } from './ForgotPasswordForm';
 import { EmailField } from './EmailField';
+
+// Loaded when asked for, not with the landing page (decision 032).
+const ForgotPasswordForm = lazy(() => import('./ForgotPasswordForm').then((m) => ({ default: m.ForgotPasswordForm })));
 
 type Mode = 'login' | 'register' | 'forgot';
 
@@ -31,7 +34,9 @@ export function AuthForm() {
   const [confirmAge, setConfirmAge] = useState(false);
   const [acceptTerms, setAcceptTerms] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // The reason the app signed out by itself (a suspended account), if it did.
+  const [error, setError] = useState<string | null>(signOutNotice);
+  useEffect(clearSignOutNotice, []);
   const [submitting, setSubmitting] = useState(false);
 
   const isRegister = mode === 'register';
@@ -91,13 +96,15 @@ export function AuthForm() {
 
   if (mode === 'forgot') {
     return (
-      <ForgotPasswordForm
-        initialEmail={email}
-        onBack={() => {
-          setMode('login');
-          setError(null);
-        }}
-      />
+      <Suspense fallback={null}>
+        <ForgotPasswordForm
+          initialEmail={email}
+          onBack={() => {
+            setMode('login');
+            setError(null);
+          }}
+        />
+      </Suspense>
     );
   }
 

@@ -1,5 +1,7 @@
 import { ImageUp, Sparkles, Video, Wand2, Zap } from 'lucide-react';
+import { Link } from 'react-router';
 import { Logo } from '../../components/Logo';
+import { WEB_PAGES } from '../../../shared/pages.js';
 import { AuthForm } from './AuthForm';
 
 const HIGHLIGHTS = [
@@ -62,7 +64,12 @@ export function LandingPage() {
       </main>
 
       <footer className="border-t border-zinc-900 py-6 text-center text-sm text-zinc-400">
-        Built for creators and professionals
+        <p>Built for creators and professionals</p>
+        <nav aria-label="Legal" className="mt-2">
+          <Link to={WEB_PAGES.privacy.path} className="underline decoration-zinc-600 underline-offset-4 hover:text-zinc-200">
+            Privacy Policy
+          </Link>
+        </nav>
       </footer>
     </div>
   );

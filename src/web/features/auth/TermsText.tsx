@@ -1,6 +1,8 @@
+import type { ReactNode } from 'react';
 import { PRODUCT_NAME } from '../../../shared/constants.js';
+import { WEB_PAGES } from '../../../shared/pages.js';
 
-const SECTIONS: Array<[string, string]> = [
+const SECTIONS: Array<[string, ReactNode]> = [
   [
     '1. Acceptance.',
     `By creating an account or using ${PRODUCT_NAME} you agree to these Terms of Service. If you do not agree, do not use the service.`,
@@ -39,7 +41,14 @@ const SECTIONS: Array<[string, string]> = [
   ],
   [
     '10. Privacy and changes.',
-    'We process your account details and files only to provide the service, as described in our privacy notice. We may update these terms; continued use after a change means you accept the new terms.',
+    <>
+      We process your account details and files only to provide the service, as described in our{' '}
+      {/* A new tab: the register form keeps what was typed. */}
+      <a href={WEB_PAGES.privacy.path} target="_blank" rel="noopener" className="text-zinc-200 underline underline-offset-2">
+        Privacy Policy
+      </a>
+      . We may update these terms; continued use after a change means you accept the new terms.
+    </>,
   ],
 ];
 

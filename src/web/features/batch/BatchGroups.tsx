@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Layers } from 'lucide-react';
 import type { BatchSummary } from '../../../shared/batch.schema.js';
-import { TOOLS } from '../../../shared/tools.js';
+import { TOOLS } from '../../../shared/tool-catalog.js';
 import { Button } from '../../components/Button';
 import { api, describeError } from '../../lib/api';
 import { viewPath } from '../dashboard/view-ids';

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Ban, Download, Layers, List, RotateCcw } from 'lucide-react';
 import { batchMessages, type Batch } from '../../../shared/batch.schema.js';
-import { TOOLS } from '../../../shared/tools.js';
+import { TOOLS } from '../../../shared/tool-catalog.js';
 import { Button } from '../../components/Button';
 import { InlineLoader } from '../../components/LoadingScreen';
 import { formatRemaining } from '../../components/ProcessingOverlay';

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { PROMPT_MAX, RANGES } from '../../../shared/tools.js';
+import { PROMPT_MAX, RANGES } from '../../../shared/tool-catalog.js';
 import type { BatchTool } from '../../../shared/batch.schema.js';
 import { FieldHint, SelectField, SliderField } from '../tools/shared/fields';
 

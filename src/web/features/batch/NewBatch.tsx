@@ -17,6 +17,7 @@ import { usePricing } from '../../lib/usePricing';
 import type { DashboardViewProps } from '../dashboard/view-ids';
 import { usePurchaseDialog } from '../payments/purchaseDialogContext';
 import { useToolProvider } from '../tools/shared/access';
+import { OUTPUT_DEFAULTS, OutputSettings, outputBody, type OutputForm } from '../tools/shared/OutputSettings';
 import { batchKeys, createBatch, estimateBatch, type InsufficientBatchBody } from './batchApi';
 import { toBatchImage, type BatchImage, type NewBatchState } from './batchImages';
 import { BatchSettings, DEFAULT_SETTINGS, type BatchSettingsValue } from './BatchSettings';
@@ -59,7 +60,13 @@ export function NewBatch({ openView }: Pick<DashboardViewProps, 'openView'>) {
   const toggleImage = (image: BatchImage) =>
     setImages((list) => (list.some((i) => i.id === image.id) ? list.filter((i) => i.id !== image.id) : list.length < BATCH_MAX_ITEMS ? [...list, image] : list));
 
-  const toolSettings = settings[tool];
+  // The result files' format and size (issue 26): one choice for every tool, sent as settings.output.
+  const [output, setOutput] = useState<OutputForm>(OUTPUT_DEFAULTS);
+  const chosen = settings[tool];
+  const toolSettings = useMemo(() => {
+    const out = outputBody(output);
+    return out ? { ...chosen, output: out } : chosen;
+  }, [chosen, output]);
   const ids = useMemo(() => images.map((i) => i.id), [images]);
   const settingsProblem = useMemo(() => {
     const problem = toolValidationError(tool, { image_url: SAMPLE_ID, ...toolSettings });
@@ -142,7 +149,8 @@ export function NewBatch({ openView }: Pick<DashboardViewProps, 'openView'>) {
                 </label>
               ))}
             </div>
-            <BatchSettings tool={tool} value={toolSettings} onChange={(next) => setSettings((s) => ({ ...s, [tool]: next }))} />
+            <BatchSettings tool={tool} value={chosen} onChange={(next) => setSettings((s) => ({ ...s, [tool]: next }))} />
+            <OutputSettings value={output} onChange={setOutput} />
             {settingsProblem && toolSettings !== DEFAULT_SETTINGS[tool] && <p className="text-xs text-rose-300">{settingsProblem}</p>}
           </section>
 

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { ChevronRight, Loader2 } from 'lucide-react';
-import { TOOLS } from '../../../shared/tools.js';
+import { TOOLS } from '../../../shared/tool-catalog.js';
 import { formatDate } from '../library/api';
 import { viewPath } from '../dashboard/view-ids';
 import { useBatchList } from './batchApi';

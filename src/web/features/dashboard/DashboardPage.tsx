@@ -1,12 +1,11 @@
-import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ArrowLeft } from 'lucide-react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { PRODUCT_NAME } from '../../../shared/constants.js';
 import { useUser, useAuth } from '../../app/auth';
 import { Button } from '../../components/Button';
 import { InlineLoader } from '../../components/LoadingScreen';
 import { useLiveUpdates } from '../../lib/useLiveUpdates';
-import { PurchaseDialog } from '../payments/PurchaseDialog';
 import { PurchaseDialogContext } from '../payments/purchaseDialogContext';
 import { DashboardHeader } from './DashboardHeader';
 import { InviteBanner } from './InviteBanner';
@@ -16,6 +15,9 @@ import { TransactionsPanel } from './TransactionsPanel';
 import { useDashboardView } from './useDashboardView';
 import { VIEWS } from './views';
 import type { ViewId } from './view-ids';
+
+// The purchase dialog (and its dialog library) loads when first opened, not with the dashboard (decision 032).
+const PurchaseDialog = lazy(() => import('../payments/PurchaseDialog').then((m) => ({ default: m.PurchaseDialog })));
 
 /** Escape returns to the grid unless something else (a dialog, a field) owns the key. */
 function isEscapeForUs(e: KeyboardEvent): boolean {
@@ -33,6 +35,11 @@ export default function DashboardPage() {
   const { view, param, openView, closeView } = useDashboardView();
   const navigate = useNavigate();
   const [purchaseOpen, setPurchaseOpen] = useState(false);
+  // Mounted from its first opening on, so it can animate its closing.
+  const [purchaseWanted, setPurchaseWanted] = useState(false);
+  // The success page hands its receipt over in history state; the dialog shows it, so it must load then too.
+  const arrivingWithReceipt = !!(useLocation().state as { purchaseSuccess?: unknown } | null)?.purchaseSuccess;
+  if ((purchaseOpen || arrivingWithReceipt) && !purchaseWanted) setPurchaseWanted(true);
   const lastCard = useRef<string | null>(null);
   const backRef = useRef<HTMLButtonElement>(null);
   useLiveUpdates();
@@ -114,7 +121,11 @@ export default function DashboardPage() {
           )}
         </main>
 
-        <PurchaseDialog open={purchaseOpen} onOpenChange={setPurchaseOpen} />
+        {purchaseWanted && (
+          <Suspense fallback={null}>
+            <PurchaseDialog open={purchaseOpen} onOpenChange={setPurchaseOpen} />
+          </Suspense>
+        )}
       </div>
     </PurchaseDialogContext.Provider>
   );

@@ -1,6 +1,7 @@
 import { Crown, ShieldCheck, Zap } from 'lucide-react';
 import type { AuthUser } from '../../app/auth';
 import { Button } from '../../components/Button';
+import { owedMessages } from '../../../shared/messages.js';
 
 const numberFormat = new Intl.NumberFormat();
 
@@ -41,6 +42,11 @@ export function EnergyWidget({ user, onBuy }: { user: AuthUser; onBuy: () => voi
               </span>
               <span className="text-sm font-bold tracking-wider text-amber-300">ENERGY</span>
             </p>
+            {user.energyOwed > 0 && (
+              <p role="status" data-testid="energy-owed" className="mt-1 max-w-xl text-sm text-rose-200">
+                {owedMessages.blocked(user.energyOwed)}
+              </p>
+            )}
             {user.isAdmin ? (
               <p className="mt-0.5 text-sm text-emerald-300">Admin access - unlimited usage</p>
             ) : user.isVip ? (

@@ -16,9 +16,9 @@ import {
   Wand2,
   Zap,
 } from 'lucide-react';
-import { BATCH_TOOLS } from '../../../shared/batch.schema.js';
+import { BATCH_TOOLS } from '../../../shared/batch.rules.js';
 import { TOOL_CATALOG, VIDEO_TOOLS, VIEW_TOOL } from '../../../shared/pricing.js';
-import { TOOLS } from '../../../shared/tools.js';
+import { TOOLS } from '../../../shared/tool-catalog.js';
 import type { AuthUser } from '../../app/auth';
 import { PRICING_FALLBACK_NOTICE, usePricing } from '../../lib/usePricing';
 import { CardBadge, ToolCard, type CardAccent } from './ToolCard';

@@ -134,6 +134,7 @@ export function StorageUsage({ storage }: { storage?: { used_bytes: number; quot
   const { used_bytes: used, quota_bytes: quota } = storage;
   const pct = Math.min(100, Math.round((used / quota) * 100));
   const label = `${formatBytes(used)} of ${formatBytes(quota)} used`;
+  const full = used >= quota;
   return (
     <div className="w-full max-w-[16rem] text-xs text-zinc-400 sm:w-56">
       <div className="mb-1 flex justify-between gap-2">
@@ -151,6 +152,11 @@ export function StorageUsage({ storage }: { storage?: { used_bytes: number; quot
       >
         <div className={clsx('h-full rounded-full', pct >= 90 ? 'bg-amber-400' : 'bg-fuchsia-500')} style={{ width: `${pct}%` }} />
       </div>
+      <p className={clsx('mt-1', full ? 'text-amber-300' : 'text-zinc-500')}>
+        {full
+          ? 'Full: uploads and new tool runs are refused until you delete some items.'
+          : 'Tool results are always kept; once the library is full, new runs are refused (and cost nothing) until you make room.'}
+      </p>
     </div>
   );
 }

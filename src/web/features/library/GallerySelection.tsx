@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CheckSquare, Layers, X } from 'lucide-react';
-import { BATCH_MAX_ITEMS, batchMessages } from '../../../shared/batch.schema.js';
+import { BATCH_MAX_ITEMS, batchMessages } from '../../../shared/batch.rules.js';
 import { Button } from '../../components/Button';
 import { viewPath } from '../dashboard/view-ids';
 import { toBatchImage, type NewBatchState } from '../batch/batchImages';

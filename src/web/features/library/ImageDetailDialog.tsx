@@ -1,9 +1,13 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Dialog } from 'radix-ui';
-import { Download, ImageOff, Loader2, Trash2, X } from 'lucide-react';
+import { Download, ImageOff, Loader2, Share2, Trash2, X } from 'lucide-react';
 import clsx from 'clsx';
 import { Button } from '../../components/Button';
 import { useRestoreFocus } from './restoreFocus';
+import { DownloadAs } from './DownloadAs';
+import { CompareSlider } from '../../components/CompareSlider';
+import { useVersions, versionName, VersionsPanel } from './Versions';
+import { SharePanel } from './SharePanel';
 import { downloadHref, formatBytes, formatDate, isReady, toolLabel, type LibraryItem } from './api';
 
 /**
@@ -42,9 +46,22 @@ export function ImageDetailDialog({
   );
 }
 
-function DetailBody({ item, onDelete, deleting }: { item: LibraryItem; onDelete?: (item: LibraryItem) => void; deleting?: boolean }) {
+function DetailBody({ item: opened, onDelete, deleting }: { item: LibraryItem; onDelete?: (item: LibraryItem) => void; deleting?: boolean }) {
   const [loaded, setLoaded] = useState(false);
   const [broken, setBroken] = useState(false);
+  // Versions of the picture (decision 034): the one shown, and two compared.
+  const versions = useVersions(opened);
+  const [shownId, setShownId] = useState(opened.id);
+  const [compare, setCompare] = useState<{ a: string; b: string } | null>(null);
+  const [sharing, setSharing] = useState(false);
+  useEffect(() => {
+    setShownId(opened.id);
+    setCompare(null);
+    setSharing(false);
+  }, [opened.id]);
+  const chain = versions.data ?? [];
+  const item = chain.find((v) => v.id === shownId) ?? opened;
+  const compared = compare && { a: chain.find((v) => v.id === compare.a), b: chain.find((v) => v.id === compare.b) };
   useEffect(() => {
     setLoaded(false);
     setBroken(false);
@@ -62,7 +79,17 @@ function DetailBody({ item, onDelete, deleting }: { item: LibraryItem; onDelete?
   return (
     <>
       <div className="relative flex min-h-56 flex-1 items-center justify-center bg-zinc-950 bg-[repeating-conic-gradient(#1c1c20_0_25%,#151518_0_50%)] bg-[length:20px_20px] md:min-h-[28rem]">
-        {ready && !broken ? (
+        {compared?.a?.url && compared.b?.url ? (
+          <div className="w-full p-3" data-testid="versions-compare">
+            <CompareSlider
+              key={`${compared.a.id}-${compared.b.id}`}
+              beforeSrc={compared.a.url}
+              afterSrc={compared.b.url}
+              beforeLabel={versionName(chain, compared.a)}
+              afterLabel={versionName(chain, compared.b)}
+            />
+          </div>
+        ) : ready && !broken ? (
           <>
             {!loaded && item.thumbnail_url && (
               <img src={item.thumbnail_url} alt="" aria-hidden="true" className="absolute inset-0 size-full object-contain blur-sm" />
@@ -118,8 +145,15 @@ function DetailBody({ item, onDelete, deleting }: { item: LibraryItem; onDelete?
             </div>
           )}
         </dl>
+        {(chain.length > 1 || sharing) && (
+          <div className="scroll-thin max-h-[40dvh] shrink-0 space-y-3 overflow-y-auto px-5 pb-4">
+            {sharing && ready && <SharePanel item={item} />}
+            {chain.length > 1 && <VersionsPanel versions={chain} shownId={item.id} onShow={setShownId} compare={compare} onCompare={setCompare} />}
+          </div>
+        )}
 
         <div className="flex flex-wrap gap-2 border-t border-zinc-800 p-4">
+          {ready && <DownloadAs itemId={item.id} current={item.content_type} className="flex w-full flex-wrap items-center gap-1.5 text-xs text-zinc-400" />}
           {ready ? (
             <a href={downloadHref(item)} download={item.original_name} className="btn btn-primary flex-1">
               <Download className="size-4" aria-hidden="true" /> Download
@@ -127,6 +161,11 @@ function DetailBody({ item, onDelete, deleting }: { item: LibraryItem; onDelete?
           ) : (
             <Button className="flex-1" disabled>
               <Download className="size-4" aria-hidden="true" /> Download
+            </Button>
+          )}
+          {ready && (
+            <Button variant="secondary" className="flex-1" onClick={() => setSharing((v) => !v)} aria-expanded={sharing}>
+              <Share2 className="size-4" aria-hidden="true" /> Share
             </Button>
           )}
           <Dialog.Close asChild>

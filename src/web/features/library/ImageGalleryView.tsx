@@ -21,6 +21,7 @@ import {
 import { EmptyState, GalleryHeader, GridSkeleton, ListFooter, LoadError, StorageUsage } from './GalleryParts';
 import { ImageDetailDialog } from './ImageDetailDialog';
 import { BatchGroups } from '../batch/BatchGroups';
+import { SharedLinks } from './SharedLinks';
 import { useBatchList } from '../batch/batchApi';
 import { SelectionBar, useGallerySelection, type MultiSelect } from './GallerySelection';
 import { Thumb } from './Thumb';
@@ -41,6 +42,14 @@ export interface ImageGalleryProps {
 /** requirements §9: up to 4 columns; 2 on a phone. */
 const imageColumns = (w: number) => (w < 560 ? 2 : w < 860 ? 3 : 4);
 const GAP = 12;
+/**
+ * Below this column width (two columns on a phone) a tile is a card: the picture whole on top,
+ * its name, date and actions menu in a bar under it, so no button sits on the picture. The tile's
+ * own container queries (`@max-[218px]/tile`: its inner width, border aside) follow the same line.
+ */
+const COMPACT_TILE = 220;
+const CAPTION_BAR = 68;
+const tileRowHeight = (w: number) => (w < COMPACT_TILE ? w + CAPTION_BAR : w);
 
 /**
  * requirements §2 image gallery: 'Your Images' (or 'Select an Image'), an upload
@@ -53,7 +62,7 @@ export function ImageGallery({ selectionMode = false, onSelect, openView, multiS
   // The gallery's own 'Select' mode, when no caller keeps the choice.
   const own = useGallerySelection();
   const picking = multiSelect ?? (!selectionMode && own.active ? own : undefined);
-  const [group, setGroup] = useState<LibraryGroup | 'batches'>('all');
+  const [group, setGroup] = useState<LibraryGroup | 'batches' | 'shares'>('all');
   // A picker chooses images; the batches they came from are for browsing.
   const showBatches = !selectionMode && !multiSelect;
   const [detail, setDetail] = useState<LibraryItem | null>(null);
@@ -122,16 +131,23 @@ export function ImageGallery({ selectionMode = false, onSelect, openView, multiS
           )}
         </EmptyState>
       ) : (
-        <Tabs.Root value={group} onValueChange={(v) => setGroup(v as LibraryGroup | 'batches')}>
-          <Tabs.List aria-label="Image groups" className="mb-5 flex gap-1 overflow-x-auto border-b border-zinc-800">
+        <Tabs.Root value={group} onValueChange={(v) => setGroup(v as LibraryGroup | 'batches' | 'shares')}>
+          {/* On a phone the tabs share the width, count under label, so 'Batches' is never scrolled out of sight. */}
+          <Tabs.List aria-label="Image groups" className="mb-5 grid auto-cols-fr grid-flow-col gap-1 border-b border-zinc-800 sm:flex sm:overflow-x-auto">
             {groups.map((g) => (
               <GroupTab key={g.id} value={g.id} label={g.label} count={g.count} />
             ))}
             {showBatches && <BatchesTab />}
+            {showBatches && <GroupTab value="shares" label="Shared links" short="Links" count={null} />}
           </Tabs.List>
           {showBatches && (
             <Tabs.Content value="batches" className="outline-none">
               <BatchGroups />
+            </Tabs.Content>
+          )}
+          {showBatches && (
+            <Tabs.Content value="shares" className="outline-none">
+              <SharedLinks />
             </Tabs.Content>
           )}
           {groups.map((g) => (
@@ -163,19 +179,30 @@ export function ImageGallery({ selectionMode = false, onSelect, openView, multiS
   );
 }
 
-function GroupTab({ value, label, count }: { value: string; label: string; count?: number }) {
+/** A tab of My Images with its count (null: a tab without one); `short` is its label on a phone, where five tabs share the width. */
+function GroupTab({ value, label, short, count }: { value: string; label: string; short?: string; count?: number | null }) {
   return (
     <Tabs.Trigger
       value={value}
+      aria-label={short ? label : undefined}
       className={clsx(
-        '-mb-px flex shrink-0 items-center gap-2 border-b-2 border-transparent px-3 py-2.5 text-sm font-medium text-zinc-400 transition focus-visible:outline-offset-[-2px]',
+        '-mb-px flex min-w-0 shrink-0 flex-col items-center gap-1 border-b-2 border-transparent px-1 py-2 text-xs font-medium sm:text-sm sm:flex-row sm:gap-2 sm:px-3 sm:py-2.5 text-zinc-400 transition focus-visible:outline-offset-[-2px]',
         'hover:text-zinc-100 data-[state=active]:border-fuchsia-400 data-[state=active]:text-white',
       )}
     >
-      {label}
-      <span className="min-w-6 rounded-full bg-zinc-800 px-1.5 py-0.5 text-center text-xs font-semibold text-zinc-300 tabular-nums" data-testid={`count-${value}`}>
-        {count === undefined ? '–' : count.toLocaleString()}
-      </span>
+      {short ? (
+        <>
+          <span className="sm:hidden">{short}</span>
+          <span className="hidden sm:inline">{label}</span>
+        </>
+      ) : (
+        label
+      )}
+      {count !== null && (
+        <span className="min-w-6 rounded-full bg-zinc-800 px-1.5 py-0.5 text-center text-xs font-semibold text-zinc-300 tabular-nums" data-testid={`count-${value}`}>
+          {count === undefined ? '–' : count.toLocaleString()}
+        </span>
+      )}
     </Tabs.Trigger>
   );
 }
@@ -227,7 +254,7 @@ function ImageGroup({
         items={list.items}
         getKey={(i) => i.id}
         columns={imageColumns}
-        rowHeight={(w) => w}
+        rowHeight={tileRowHeight}
         gap={GAP}
         label={group === 'all' ? 'Images' : group === 'generated' ? 'Generated images' : 'Uploaded images'}
         renderItem={(item) => (
@@ -285,7 +312,7 @@ function ImageTile({
   return (
     <div
       className={clsx(
-        'group relative size-full overflow-hidden rounded-xl border bg-zinc-900 transition',
+        'group @container/tile relative size-full overflow-hidden rounded-xl border bg-zinc-900 transition',
         // The tile's own outline would sit under the picture: ring the tile instead.
         'has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-fuchsia-400 has-[:focus-visible]:ring-offset-2 has-[:focus-visible]:ring-offset-zinc-900',
         pending ? 'border-amber-400/50' : failed ? 'border-red-500/40' : checked ? 'border-fuchsia-400 ring-2 ring-fuchsia-400/60' : 'border-zinc-800 hover:border-zinc-600',
@@ -301,23 +328,28 @@ function ImageTile({
         aria-checked={multi ? checked : undefined}
         // Holds every word shown on the tile, for speech input ('click sunset.png').
         aria-label={`${selectionMode || multi ? 'Select' : 'Open'} ${item.original_name} ${source} · ${formatShortDate(item.created_at)}`}
-        className="absolute inset-0 block size-full cursor-pointer rounded-xl outline-none disabled:cursor-default"
+        className="absolute inset-0 block size-full cursor-pointer rounded-xl outline-none disabled:cursor-default @max-[218px]/tile:flex @max-[218px]/tile:flex-col"
       >
         {pending && !item.thumbnail_url ? (
-          <span className="block size-full bg-gradient-to-br from-zinc-800 to-zinc-900" />
+          <span className="block size-full bg-gradient-to-br from-zinc-800 to-zinc-900 @max-[218px]/tile:aspect-square @max-[218px]/tile:h-auto @max-[218px]/tile:shrink-0" />
         ) : (
-          <Thumb item={item} className="size-full transition duration-300 group-hover:scale-[1.03]" />
+          <Thumb item={item} className="size-full transition duration-300 group-hover:scale-[1.03] @max-[218px]/tile:aspect-square @max-[218px]/tile:h-auto @max-[218px]/tile:shrink-0" />
         )}
         <span
           className={clsx(
             'pointer-events-none absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/85 via-black/50 to-transparent px-3 pt-8 pb-2.5 text-left transition',
             // Always shown on touch screens and phone widths, where there is no hover to reveal it.
             'opacity-100 sm:[@media(hover:hover)]:opacity-0 sm:[@media(hover:hover)]:group-hover:opacity-100 sm:[@media(hover:hover)]:group-focus-within:opacity-100',
+            // A card on a phone: the bar under the picture, room on the right for the actions menu.
+            '@max-[218px]/tile:bg-none @max-[218px]/tile:pt-2 @max-[218px]/tile:pr-11 @max-[218px]/tile:pb-2 @max-[218px]/tile:opacity-100',
           )}
         >
           <span className="block truncate text-sm font-medium text-white">{item.original_name}</span>{' '}
           <span className="block truncate text-xs text-zinc-300">
-            {source} · {formatShortDate(item.created_at)}
+            {/* A plain space between source and date in both layouts: speech input and axe read the words apart. */}
+            {source}{' '}
+            <span className="@max-[218px]/tile:hidden">· </span>
+            <span className="@max-[218px]/tile:block">{formatShortDate(item.created_at)}</span>
           </span>
         </span>
       </button>
@@ -371,7 +403,7 @@ function ImageTile({
           aria-label={deleting ? `Deleting ${item.original_name}` : `Delete ${item.original_name}`}
           aria-busy={deleting || undefined}
           className={clsx(
-            'absolute top-2 right-2 flex size-8 items-center justify-center rounded-full bg-black/60 text-zinc-200 transition',
+            'absolute top-2 right-2 flex size-8 items-center justify-center rounded-full bg-black/60 text-zinc-200 transition @max-[218px]/tile:hidden',
             'hover:bg-red-600 hover:text-white disabled:cursor-not-allowed',
             deleting
               ? 'opacity-100'

@@ -44,6 +44,8 @@ export function TileActions({
         aria-label={`Actions for ${item.original_name}`}
         className={clsx(
           'absolute top-2 right-12 flex size-8 items-center justify-center rounded-full bg-black/60 text-zinc-200 transition hover:bg-zinc-700 hover:text-white',
+          // An image tile shown as a card (phone widths): in the bar under the picture, where Delete is a menu item.
+          '@max-[218px]/tile:top-auto @max-[218px]/tile:right-1.5 @max-[218px]/tile:bottom-2.5 @max-[218px]/tile:bg-zinc-800 @max-[218px]/tile:opacity-100',
           'opacity-100 sm:[@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:group-focus-within:opacity-100 data-[state=open]:opacity-100',
         )}
       >

@@ -41,6 +41,7 @@ function item(n: number, extra: Partial<LibraryItem> = {}): LibraryItem {
     status: 'ready',
     job_id: null,
     batch_id: null,
+    source_item_id: null,
     prompt: null,
     error: null,
     ...extra,

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import type { LibraryCountsDto, LibraryItemDto, LibraryPageDto } from '../../../server/features/library/library.schema.js';
+import type { LibraryCountsDto, LibraryItemDto, LibraryPageDto } from '../../../shared/library.schema.js';
 import { api, apiDelete, apiPost } from '../../lib/api';
 import { useServerEvent, useServerReconnect } from '../../lib/events';
 
@@ -142,6 +142,17 @@ export async function fetchLibraryPage(
 
 export const fetchLibraryItem = (id: string, signal?: AbortSignal) =>
   api<LibraryItem>(`/api/library/${encodeURIComponent(id)}`, { signal });
+
+/** GET /api/library/:id/versions: the picture's chain, oldest first (each item names its source). */
+export const fetchVersions = (id: string, signal?: AbortSignal) =>
+  api<{ items: LibraryItem[] }>(`/api/library/${encodeURIComponent(id)}/versions`, { signal }).then((r) => r.items);
+
+/** How many versions were made from an item, directly or not (they stay when it is deleted). */
+export function madeFrom(versions: LibraryItem[], id: string): number {
+  const below = new Set([id]);
+  for (const v of versions) if (v.source_item_id && below.has(v.source_item_id)) below.add(v.id);
+  return below.size - 1;
+}
 
 export const deleteLibraryItem = (id: string) => apiDelete<{ id: string; deleted: true }>(`/api/library/${encodeURIComponent(id)}`);
 

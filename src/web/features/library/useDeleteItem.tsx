@@ -6,7 +6,9 @@ import { toast } from 'sonner';
 import { Button } from '../../components/Button';
 import { errorMessage } from '../../lib/api';
 import { useRestoreFocus } from './restoreFocus';
-import { deleteLibraryItem, libraryKeys, removeItem, type LibraryItem } from './api';
+import { deleteLibraryItem, libraryKeys, madeFrom, removeItem, type LibraryItem } from './api';
+import { sharesKeys } from './SharedLinks';
+import { useVersions } from './Versions';
 
 /**
  * requirements §4: deleting a library item, one at a time, with a spinner on that
@@ -36,10 +38,16 @@ export function useDeleteItem() {
     } finally {
       setDeletingId(null);
       void qc.invalidateQueries({ queryKey: libraryKeys.counts });
+      void qc.invalidateQueries({ queryKey: [...libraryKeys.root, 'versions'] });
+      // Its share links ended with it.
+      void qc.invalidateQueries({ queryKey: sharesKeys.all });
     }
   }, [asking, deletingId, qc]);
 
   const noun = asking?.kind === 'video' ? 'video' : 'image';
+  // What happens to the versions made from it (decision 034): they stay, and the delete says so first.
+  const versions = useVersions(asking);
+  const kept = asking && versions.data ? madeFrom(versions.data, asking.id) : 0;
   const dialog = (
     <AlertDialog.Root open={!!asking} onOpenChange={(open) => !open && setAsking(null)}>
       <AlertDialog.Portal>
@@ -58,6 +66,11 @@ export function useDeleteItem() {
                 <span className="font-medium break-all text-zinc-200">{asking?.original_name}</span> will be removed from your
                 library, file and thumbnail included. This cannot be undone.
               </AlertDialog.Description>
+              {kept > 0 && (
+                <p className="mt-2 text-sm text-zinc-400" data-testid="delete-keeps-versions">
+                  {`${kept} ${kept === 1 ? 'version' : 'versions'} made from it stay in your library.`}
+                </p>
+              )}
             </div>
           </div>
           <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">

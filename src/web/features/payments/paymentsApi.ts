@@ -29,10 +29,10 @@ export function useBundles() {
   return useQuery({
     queryKey: paymentKeys.bundles,
     queryFn: async () => {
-      const data = await apiGet<BundleOffer[] | { items?: BundleOffer[] }>('/api/bundles');
-      if (Array.isArray(data)) return data;
-      if (data && Array.isArray(data.items)) return data.items;
-      throw new Error('Unexpected bundles response');
+      // GET /api/bundles answers an array of offers (its declared schema).
+      const data = await apiGet<BundleOffer[]>('/api/bundles');
+      if (!Array.isArray(data)) throw new Error('Unexpected bundles response');
+      return data;
     },
     staleTime: 60_000,
   });

@@ -4,7 +4,7 @@
 // - estimateNoiseSigma: white-noise sigma from the finest diagonal Haar
 //   wavelet band, measured in the flattest unclipped blocks (texture and
 //   edges leak into that band; flat blocks hold little but noise).
-// - restoreDenoise: two-stage sliding-window 8x8 DCT shrinkage in an orthonormal
+// - denoisePlanes: two-stage sliding-window 8x8 DCT shrinkage in an orthonormal
 //   opponent colour space (white RGB noise of sigma stays sigma in each
 //   channel): stage 1 hard-thresholds every overlapping patch's DCT and
 //   aggregates with weights favouring sparse patches; stage 2 is the
@@ -12,15 +12,13 @@
 //   second step of BM3D without block matching). Stride 1 visits every patch,
 //   stride 2 every other row and column (4x cheaper, ~0.1-0.2 dB less).
 //   Then non-local means guided by that result, mixed with it.
-// - deblur: Landweber (van Cittert) deconvolution of a Gaussian blur whose
-//   width is estimated from edges (re-blur gradient ratio), with each pixel
-//   clamped to its neighbourhood range so edges do not ring.
+// - noiseWhiteness: whether the finest detail of the flattest blocks is
+//   white noise or texture.
 // - brighten: a global gain + gamma that lifts a dark photo's luma.
 
+import { hardThresholdPlane, wienerPlane } from './dct-shrink.mjs';
+
 const N = 8;
-const C = new Float32Array(N * N); // C[k*N + n]: orthonormal DCT-II basis
-for (let k = 0; k < N; k++)
-  for (let n = 0; n < N; n++) C[k * N + n] = (k === 0 ? Math.sqrt(1 / N) : Math.sqrt(2 / N)) * Math.cos(((2 * n + 1) * k * Math.PI) / (2 * N));
 
 /** Median of |x| from a histogram (bins of 1/16 up to 256): O(n), no sort of millions of values. */
 function medianAbs(values, count) {
@@ -39,16 +37,32 @@ function medianAbs(values, count) {
   return BINS / 16;
 }
 
+/** Standard normal quantile (Acklam's rational approximation, |error| < 1e-8 on 0.02..0.98). */
+function probit(p) {
+  const a = [-39.6968302866538, 220.946098424521, -275.928510446969, 138.357751867269, -30.6647980661472, 2.50662827745924];
+  const b = [-54.4760987982241, 161.585836858041, -155.698979859887, 66.8013118877197, -13.2806815528857];
+  const c = [-0.00778489400243029, -0.322396458041136, -2.40075827716184, -2.54973253934373, 4.37466414146497, 2.93816398269878];
+  const d = [0.00778469570904146, 0.32246712907004, 2.445134137143, 3.75440866190742];
+  if (p < 0.02425) {
+    const q = Math.sqrt(-2 * Math.log(p));
+    return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  }
+  const q = p - 0.5;
+  const r = q * q;
+  return ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
 /**
  * Noise sigma (0..255 units) of interleaved RGB bytes. The finest diagonal
  * Haar band (HH) of white noise has the noise's sigma; image texture adds to
  * it. So HH is cut into blocks of 8x8 coefficients (16x16 pixels), each
  * block's RMS is a local estimate, and the flattest blocks (20th percentile,
- * divided by that percentile's bias for pure noise, 0.926) give sigma;
+ * divided by that percentile's bias for pure noise, 0.926; `percentile`
+ * picks another share) give sigma;
  * blocks touching 0 or 255 are skipped, since clipping hides noise there.
  * Falls back to the global MAD rule when too few blocks qualify.
  */
-export function estimateNoiseSigma(data, width, height) {
+export function estimateNoiseSigma(data, width, height, percentile = 0.2) {
   const bw = width >> 4;
   const bh = height >> 4;
   if (width < 4 || height < 4) return 0;
@@ -82,7 +96,8 @@ export function estimateNoiseSigma(data, width, height) {
   }
   if (blocks.length >= 24) {
     blocks.sort((a, b) => a - b);
-    return blocks[Math.floor(blocks.length * 0.2)] / 0.926;
+    // The RMS of 64 white-noise coefficients has a relative spread of ~1/sqrt(128): the percentile's bias.
+    return blocks[Math.floor(blocks.length * percentile)] / (1 + probit(percentile) / Math.sqrt(128));
   }
   // Small or mostly clipped photos: median rule over every coefficient.
   const hh = [];
@@ -96,150 +111,53 @@ export function estimateNoiseSigma(data, width, height) {
   return medianAbs(Float32Array.from(hh), hh.length) / 0.6745;
 }
 
-const S3 = Math.sqrt(3);
-const S2 = Math.sqrt(2);
-const S6 = Math.sqrt(6);
-
-/** RGB bytes -> three float planes of an orthonormal opponent transform. */
-export function toOpponent(data, n) {
-  const a = new Float32Array(n);
-  const b = new Float32Array(n);
-  const c = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    const r = data[i * 3];
-    const g = data[i * 3 + 1];
-    const bl = data[i * 3 + 2];
-    a[i] = (r + g + bl) / S3;
-    b[i] = (r - bl) / S2;
-    c[i] = (r - 2 * g + bl) / S6;
-  }
-  return [a, b, c];
-}
-
-/** Three opponent planes -> RGB bytes (rounded, clamped). */
-export function fromOpponent(planes, n, out = new Uint8Array(n * 3)) {
-  const [a, b, c] = planes;
-  for (let i = 0; i < n; i++) {
-    const y = a[i] / S3;
-    const r = y + b[i] / S2 + c[i] / S6;
-    const g = y - (2 * c[i]) / S6;
-    const bl = y - b[i] / S2 + c[i] / S6;
-    out[i * 3] = r <= 0 ? 0 : r >= 255 ? 255 : Math.round(r);
-    out[i * 3 + 1] = g <= 0 ? 0 : g >= 255 ? 255 : Math.round(g);
-    out[i * 3 + 2] = bl <= 0 ? 0 : bl >= 255 ? 255 : Math.round(bl);
-  }
-  return out;
-}
-
-function positions(len, stride) {
-  const p = [];
-  if (len < N) return p;
-  for (let x = 0; x <= len - N; x += stride) p.push(x);
-  if (p[p.length - 1] !== len - N) p.push(len - N);
-  return p;
-}
-
-// In-place 2D DCT of an 8x8 block (rows then columns), with a scratch block.
-function dct2(blk, tmp) {
-  for (let r = 0; r < N; r++)
-    for (let k = 0; k < N; k++) {
-      let s = 0;
-      for (let n = 0; n < N; n++) s += C[k * N + n] * blk[r * N + n];
-      tmp[r * N + k] = s;
+/**
+ * Whether the finest detail of a photo's flattest blocks looks like white
+ * noise: white noise puts as much energy in the diagonal Haar band (HH) as
+ * in the horizontal and vertical ones (HL, LH); surface texture (brick,
+ * fabric, bark) and soft detail put more in HL and LH. The median over the
+ * flattest 20 % of 16x16 blocks (by HH) of (HL^2 + LH^2) / (2 HH^2): about
+ * 1 for noise, well above for texture.
+ */
+export function noiseWhiteness(data, width, height) {
+  const bw = width >> 4;
+  const bh = height >> 4;
+  if (bw < 2 || bh < 2) return 1;
+  const step = Math.max(1, Math.floor(Math.sqrt((bw * bh) / 40000)));
+  const blocks = [];
+  for (let by = 0; by < bh; by += step)
+    for (let bx = 0; bx < bw; bx += step) {
+      let hh = 0;
+      let hv = 0;
+      for (let c = 0; c < 3; c++)
+        for (let j = 0; j < 8; j++) {
+          const r0 = (by * 16 + 2 * j) * width;
+          const r1 = r0 + width;
+          for (let i = 0; i < 8; i++) {
+            const x = bx * 16 + 2 * i;
+            const a = data[(r0 + x) * 3 + c];
+            const b = data[(r0 + x + 1) * 3 + c];
+            const d = data[(r1 + x) * 3 + c];
+            const e = data[(r1 + x + 1) * 3 + c];
+            hh += ((a - b - d + e) / 2) ** 2;
+            hv += ((a - b + d - e) / 2) ** 2 + ((a + b - d - e) / 2) ** 2;
+          }
+        }
+      blocks.push({ hh, ratio: hv / (2 * Math.max(1e-6, hh)) });
     }
-  for (let c = 0; c < N; c++)
-    for (let k = 0; k < N; k++) {
-      let s = 0;
-      for (let n = 0; n < N; n++) s += C[k * N + n] * tmp[n * N + c];
-      blk[k * N + c] = s;
-    }
-}
-
-function idct2(blk, tmp) {
-  for (let c = 0; c < N; c++)
-    for (let n = 0; n < N; n++) {
-      let s = 0;
-      for (let k = 0; k < N; k++) s += C[k * N + n] * blk[k * N + c];
-      tmp[n * N + c] = s;
-    }
-  for (let r = 0; r < N; r++)
-    for (let n = 0; n < N; n++) {
-      let s = 0;
-      for (let k = 0; k < N; k++) s += C[k * N + n] * tmp[r * N + k];
-      blk[r * N + n] = s;
-    }
+  blocks.sort((p, q) => p.hh - q.hh);
+  const flat = blocks.slice(0, Math.max(8, Math.floor(blocks.length * 0.2))).map((b) => b.ratio).sort((p, q) => p - q);
+  return flat[flat.length >> 1];
 }
 
 /** Stage 1: hard thresholding at `thr` of every patch's DCT, sparsity-weighted aggregation. */
 function hardThreshold(src, w, h, thr, stride) {
-  const num = new Float32Array(w * h);
-  const den = new Float32Array(w * h);
-  const blk = new Float32Array(64);
-  const tmp = new Float32Array(64);
-  const xs = positions(w, stride);
-  const ys = positions(h, stride);
-  for (const y of ys)
-    for (const x of xs) {
-      for (let r = 0; r < N; r++) for (let c = 0; c < N; c++) blk[r * N + c] = src[(y + r) * w + x + c];
-      dct2(blk, tmp);
-      let kept = 1;
-      for (let i = 1; i < 64; i++) {
-        if (Math.abs(blk[i]) < thr) blk[i] = 0;
-        else kept++;
-      }
-      idct2(blk, tmp);
-      const wt = 1 / kept;
-      for (let r = 0; r < N; r++) {
-        const o = (y + r) * w + x;
-        for (let c = 0; c < N; c++) {
-          num[o + c] += blk[r * N + c] * wt;
-          den[o + c] += wt;
-        }
-      }
-    }
-  for (let i = 0; i < w * h; i++) num[i] = den[i] > 0 ? num[i] / den[i] : src[i];
-  return num;
+  return hardThresholdPlane(src, w, h, new Float64Array(64).fill(thr), stride);
 }
 
 /** Stage 2: empirical Wiener shrinkage of the noisy patch's DCT with the pilot's DCT as the signal estimate. */
 function wiener(src, pilot, w, h, sigma, stride) {
-  const num = new Float32Array(w * h);
-  const den = new Float32Array(w * h);
-  const blk = new Float32Array(64);
-  const pb = new Float32Array(64);
-  const tmp = new Float32Array(64);
-  const s2 = sigma * sigma;
-  const xs = positions(w, stride);
-  const ys = positions(h, stride);
-  for (const y of ys)
-    for (const x of xs) {
-      for (let r = 0; r < N; r++)
-        for (let c = 0; c < N; c++) {
-          const i = (y + r) * w + x + c;
-          blk[r * N + c] = src[i];
-          pb[r * N + c] = pilot[i];
-        }
-      dct2(blk, tmp);
-      dct2(pb, tmp);
-      let energy = 0;
-      for (let i = 0; i < 64; i++) {
-        const p2 = pb[i] * pb[i];
-        const g = i === 0 ? 1 : p2 / (p2 + s2);
-        blk[i] *= g;
-        energy += g * g;
-      }
-      idct2(blk, tmp);
-      const wt = 1 / energy;
-      for (let r = 0; r < N; r++) {
-        const o = (y + r) * w + x;
-        for (let c = 0; c < N; c++) {
-          num[o + c] += blk[r * N + c] * wt;
-          den[o + c] += wt;
-        }
-      }
-    }
-  for (let i = 0; i < w * h; i++) num[i] = den[i] > 0 ? num[i] / den[i] : pilot[i];
-  return num;
+  return wienerPlane(src, pilot, w, h, new Float64Array(64).fill(sigma * sigma), stride);
 }
 
 /** Hard threshold in units of sigma (tuned on bench/restore). */
@@ -282,110 +200,6 @@ export function gaussBlurPlane(src, w, h, s) {
       }
       out[y * w + x] = acc;
     }
-  return out;
-}
-
-function lumaPlane(data, n) {
-  const L = new Float32Array(n);
-  for (let i = 0; i < n; i++) L[i] = 0.299 * data[i * 3] + 0.587 * data[i * 3 + 1] + 0.114 * data[i * 3 + 2];
-  return L;
-}
-
-function gradMag(L, w, h) {
-  const g = new Float32Array(w * h);
-  for (let y = 1; y < h - 1; y++)
-    for (let x = 1; x < w - 1; x++) {
-      const i = y * w + x;
-      const gx = L[i + 1] - L[i - 1];
-      const gy = L[i + w] - L[i - w];
-      g[i] = Math.sqrt(gx * gx + gy * gy) / 2;
-    }
-  return g;
-}
-
-/**
- * Gaussian blur width (pixels) of a photo, from edges: re-blurring an edge
- * blurred by s with s_a lowers its peak gradient by sqrt(s^2 + s_a^2) / s,
- * so s = s_a / sqrt(r^2 - 1) with r the gradient ratio. Median over the
- * strongest edge pixels; a sharp photo gives ~0.5 (the pixel's own spread).
- */
-export function estimateBlurSigma(data, width, height) {
-  const n = width * height;
-  if (width < 16 || height < 16) return 0;
-  const L = lumaPlane(data, n);
-  const sa = 1;
-  const g = gradMag(L, width, height);
-  const gb = gradMag(gaussBlurPlane(L, width, height, sa), width, height);
-  // Edge pixels: local maxima of the gradient in the top 2 %.
-  const hist = new Uint32Array(2048);
-  for (let i = 0; i < n; i++) hist[Math.min(2047, (g[i] * 4) | 0)]++;
-  let acc = 0;
-  let b = 2047;
-  for (; b > 0; b--) {
-    acc += hist[b];
-    if (acc >= n * 0.02) break;
-  }
-  const cut = Math.max(8, b / 4);
-  const est = [];
-  for (let y = 2; y < height - 2; y++)
-    for (let x = 2; x < width - 2; x++) {
-      const i = y * width + x;
-      const v = g[i];
-      if (v < cut) continue;
-      if (v < g[i - 1] || v < g[i + 1] || v < g[i - width] || v < g[i + width]) continue;
-      const r = v / Math.max(1e-3, gb[i]);
-      if (r <= 1.0005) continue;
-      est.push(sa / Math.sqrt(r * r - 1));
-    }
-  if (est.length < 16) return 0;
-  est.sort((a, b) => a - b);
-  return est[est.length >> 1];
-}
-
-/**
- * Landweber deconvolution of a Gaussian blur `s` (RGB bytes), `iterations`
- * steps of x += g * (y - g * x), each pixel clamped to the range of its 3x3
- * neighbourhood in the input widened by `slack`, so overshoot cannot ring.
- */
-export const DEBLUR_ITERATIONS = 60;
-
-export function deblurGaussian(data, width, height, s, iterations = DEBLUR_ITERATIONS, slack = 24) {
-  const n = width * height;
-  const out = new Uint8Array(n * 3);
-  if (!(s > 0.3) || width < 8 || height < 8) return new Uint8Array(data);
-  for (let c = 0; c < 3; c++) {
-    const y = new Float32Array(n);
-    for (let i = 0; i < n; i++) y[i] = data[i * 3 + c];
-    const lo = new Float32Array(n);
-    const hi = new Float32Array(n);
-    for (let yy = 0; yy < height; yy++)
-      for (let xx = 0; xx < width; xx++) {
-        let mn = 255;
-        let mx = 0;
-        for (let dy = -1; dy <= 1; dy++) {
-          const ry = yy + dy < 0 ? 0 : yy + dy >= height ? height - 1 : yy + dy;
-          for (let dx = -1; dx <= 1; dx++) {
-            const rx = xx + dx < 0 ? 0 : xx + dx >= width ? width - 1 : xx + dx;
-            const v = y[ry * width + rx];
-            if (v < mn) mn = v;
-            if (v > mx) mx = v;
-          }
-        }
-        lo[yy * width + xx] = Math.max(0, mn - slack);
-        hi[yy * width + xx] = Math.min(255, mx + slack);
-      }
-    let x = Float32Array.from(y);
-    for (let it = 0; it < iterations; it++) {
-      const bx = gaussBlurPlane(x, width, height, s);
-      for (let i = 0; i < n; i++) bx[i] = y[i] - bx[i];
-      const corr = gaussBlurPlane(bx, width, height, s);
-      for (let i = 0; i < n; i++) {
-        const v = x[i] + corr[i];
-        x[i] = v < lo[i] ? lo[i] : v > hi[i] ? hi[i] : v;
-      }
-    }
-    for (let i = 0; i < n; i++) out[i * 3 + c] = Math.round(x[i]);
-  }
   return out;
 }
 
@@ -432,77 +246,119 @@ export function brighten(data, width, height, gain, gamma) {
   return out;
 }
 
+/** Weights below this are dropped (exp(-a) < 1e-4). */
+const NLM_MAX_EXPONENT = Math.log(1e4);
+/** exp(-a) on [0, NLM_MAX_EXPONENT], linearly interpolated (relative error < 1e-6): cheaper than Math.exp per pair. */
+const EXP_STEPS = 4096;
+const EXP_SCALE = EXP_STEPS / NLM_MAX_EXPONENT;
+const EXP_LUT = new Float64Array(EXP_STEPS + 2);
+for (let k = 0; k < EXP_LUT.length; k++) EXP_LUT[k] = Math.exp(-k / EXP_SCALE);
+
+/** A plane with `pad` pixels of its edge values repeated around it. */
+function padPlane(p, w, h, pad) {
+  const W = w + 2 * pad;
+  const out = new Float32Array(W * (h + 2 * pad));
+  for (let y = 0; y < h + 2 * pad; y++) {
+    const sy = y - pad < 0 ? 0 : y - pad >= h ? h - 1 : y - pad;
+    const o = y * W;
+    const so = sy * w;
+    for (let x = 0; x < W; x++) out[o + x] = p[so + (x - pad < 0 ? 0 : x - pad >= w ? w - 1 : x - pad)];
+  }
+  return out;
+}
+
 /**
  * Non-local means over float planes, with the patch distances taken on
  * `guide` (a denoised pilot) and the averages of `src` (the noisy planes):
  * a pilot finds the repeating structures (fabric, windows, text) that
  * local DCT shrinkage cannot exploit, without the noise biasing the match.
  * weight = exp(-d / h2), d = mean squared difference of 3x3 patches over the
- * three channels; the centre pixel gets its best neighbour's weight.
+ * three channels (src and guide: three planes each); the centre pixel gets
+ * its best neighbour's weight. The patch distance of a pair does not
+ * depend on which pixel is the centre, so each pair is weighed once (half
+ * of the offsets) and added to both pixels; the planes are padded with
+ * their edge values so pairs that reach past the edge need no clamping
+ * (only the outermost pixels' patches differ from clamping each offset).
  */
 export function guidedNlm(src, guide, w, h, h2, searchR = 7, patchR = 1) {
-  const n = w * h;
-  const num = src.map(() => new Float32Array(n));
-  const den = new Float32Array(n);
-  const wmax = new Float32Array(n);
-  const d = new Float32Array(n);
-  const rowSum = new Float32Array(n);
+  const P = searchR + patchR;
+  const W = w + 2 * P;
+  const N2 = W * (h + 2 * P);
+  const gp = guide.map((p) => padPlane(p, w, h, P));
+  const sp = src.map((p) => padPlane(p, w, h, P));
+  const ng = gp.length;
+  const num = sp.map(() => new Float32Array(N2));
+  const [g0, g1, g2] = gp;
+  const [s0, s1, s2] = sp;
+  const [n0, n1, n2] = num;
+  const den = new Float32Array(N2);
+  const wmax = new Float32Array(N2);
+  const d = new Float32Array(N2);
+  const col = new Float32Array(N2);
   const pw = 2 * patchR + 1;
-  const norm = 1 / (guide.length * pw * pw * h2);
-  const nc = src.length;
-  for (let dy = -searchR; dy <= searchR; dy++)
+  const norm = 1 / (ng * pw * pw * h2);
+  for (let dy = 0; dy <= searchR; dy++)
     for (let dx = -searchR; dx <= searchR; dx++) {
-      if (dx === 0 && dy === 0) continue;
-      for (let y = 0; y < h; y++) {
-        const yy = y + dy < 0 ? 0 : y + dy >= h ? h - 1 : y + dy;
-        for (let x = 0; x < w; x++) {
-          const xx = x + dx < 0 ? 0 : x + dx >= w ? w - 1 : x + dx;
-          const i = y * w + x;
-          const j = yy * w + xx;
-          let s = 0;
-          for (let c = 0; c < guide.length; c++) {
-            const t = guide[c][i] - guide[c][j];
-            s += t * t;
-          }
-          d[i] = s;
+      if (dy === 0 && dx <= 0) continue;
+      const off = dy * W + dx;
+      // Every pair (p, p + off) with at least one pixel in the photo (padded coordinates).
+      const xa = P + Math.min(0, -dx);
+      const xb = P + Math.max(w - 1, w - 1 - dx);
+      const ya = P - dy;
+      const yb = P + h - 1;
+      for (let y = ya - patchR; y <= yb + patchR; y++) {
+        const o = y * W;
+        for (let x = xa - patchR; x <= xb + patchR; x++) {
+          const i = o + x;
+          const j = i + off;
+          const t0 = g0[i] - g0[j];
+          const t1 = g1[i] - g1[j];
+          const t2 = g2[i] - g2[j];
+          d[i] = t0 * t0 + t1 * t1 + t2 * t2;
         }
       }
-      for (let y = 0; y < h; y++) {
-        const o = y * w;
-        for (let x = 0; x < w; x++) {
+      for (let y = ya; y <= yb; y++) {
+        const o = y * W;
+        for (let x = xa - patchR; x <= xb + patchR; x++) {
+          const i = o + x;
           let s = 0;
-          for (let t = -patchR; t <= patchR; t++) {
-            const xx = x + t < 0 ? 0 : x + t >= w ? w - 1 : x + t;
-            s += d[o + xx];
-          }
-          rowSum[o + x] = s;
+          for (let t = -patchR; t <= patchR; t++) s += d[i + t * W];
+          col[i] = s;
         }
       }
-      for (let y = 0; y < h; y++) {
-        const yy = y + dy < 0 ? 0 : y + dy >= h ? h - 1 : y + dy;
-        for (let x = 0; x < w; x++) {
+      for (let y = ya; y <= yb; y++) {
+        const o = y * W;
+        for (let x = xa; x <= xb; x++) {
+          const i = o + x;
           let s = 0;
-          for (let t = -patchR; t <= patchR; t++) {
-            const ty = y + t < 0 ? 0 : y + t >= h ? h - 1 : y + t;
-            s += rowSum[ty * w + x];
-          }
-          const wt = Math.exp(-s * norm);
-          if (wt < 1e-4) continue;
-          const i = y * w + x;
-          const xx = x + dx < 0 ? 0 : x + dx >= w ? w - 1 : x + dx;
-          const j = yy * w + xx;
+          for (let t = -patchR; t <= patchR; t++) s += col[i + t];
+          const a = s * norm * EXP_SCALE;
+          if (a >= EXP_STEPS) continue;
+          const k = a | 0;
+          const wt = EXP_LUT[k] + (a - k) * (EXP_LUT[k + 1] - EXP_LUT[k]);
+          const j = i + off;
           if (wt > wmax[i]) wmax[i] = wt;
+          if (wt > wmax[j]) wmax[j] = wt;
           den[i] += wt;
-          for (let c = 0; c < nc; c++) num[c][i] += wt * src[c][j];
+          den[j] += wt;
+          n0[i] += wt * s0[j];
+          n0[j] += wt * s0[i];
+          n1[i] += wt * s1[j];
+          n1[j] += wt * s1[i];
+          n2[i] += wt * s2[j];
+          n2[j] += wt * s2[i];
         }
       }
     }
   return src.map((p, c) => {
-    const o = new Float32Array(n);
-    for (let i = 0; i < n; i++) {
-      const wc = wmax[i] || 1;
-      o[i] = (num[c][i] + wc * p[i]) / (den[i] + wc);
-    }
+    const o = new Float32Array(w * h);
+    const nm = num[c];
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        const q = (y + P) * W + x + P;
+        const wc = wmax[q] || 1;
+        o[y * w + x] = (nm[q] + wc * p[y * w + x]) / (den[q] + wc);
+      }
     return o;
   });
 }
@@ -512,44 +368,24 @@ export const NLM_K = 0.7;
 export const NLM_MIX = 0.6;
 
 /**
- * The product's denoiser: DCT hard threshold -> DCT Wiener (pilot), then
+ * The product's denoiser on the three float planes of the opponent space
+ * (returns new planes): DCT hard threshold -> DCT Wiener (pilot), then
  * non-local means guided by that pilot, mixed with it. `quality` 'full':
  * every patch position and a 15x15 search; 'fast': stride 2 and 9x9;
  * 'draft': the DCT stages only, stride 2 (for photos too large for 'fast').
  */
-export function restoreDenoise(data, width, height, sigma, quality = 'full') {
+export function denoisePlanes(planes, width, height, sigma, quality = 'full') {
   const n = width * height;
-  if (!(sigma > 0) || width < N || height < N) return new Uint8Array(data);
+  if (!(sigma > 0) || width < N || height < N) return planes.map((p) => Float32Array.from(p));
   const fast = quality !== 'full';
   const stride = fast ? 2 : 1;
-  const planes = toOpponent(data, n);
   const wien = planes.map((p) => wiener(p, hardThreshold(p, width, height, DCT_THRESHOLD * sigma, stride), width, height, sigma, stride));
-  if (quality === 'draft') return fromOpponent(wien, n);
+  if (quality === 'draft') return wien;
   const nl = guidedNlm(planes, wien, width, height, (NLM_K * sigma) ** 2, fast ? 4 : 7, 1);
-  const out = wien.map((p, c) => {
+  return wien.map((p, c) => {
     const o = new Float32Array(n);
     const q = nl[c];
     for (let i = 0; i < n; i++) o[i] = (1 - NLM_MIX) * p[i] + NLM_MIX * q[i];
     return o;
   });
-  return fromOpponent(out, n);
 }
-
-/**
- * One restoration task on a tile (what the worker threads run).
- * params: { op: 'denoise', sigma, quality } | { op: 'deblur', blur, sigma } | { op: 'brighten', gain, gamma, sigma, quality }
- */
-export function restoreTile(data, width, height, params) {
-  const p = params ?? {};
-  if (p.op === 'deblur') {
-    const clean = p.sigma > 1.5 ? restoreDenoise(data, width, height, p.sigma, 'fast') : data;
-    return deblurGaussian(clean, width, height, p.blur, p.iterations ?? DEBLUR_ITERATIONS);
-  }
-  if (p.op === 'brighten') {
-    const lit = brighten(data, width, height, p.gain, p.gamma);
-    // sigma was measured on the brightened photo (noise and banding grow with the gain).
-    return p.sigma >= 1 ? restoreDenoise(lit, width, height, p.sigma, p.quality) : lit;
-  }
-  return restoreDenoise(data, width, height, p.sigma, p.quality);
-}
-

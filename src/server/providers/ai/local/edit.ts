@@ -1,14 +1,19 @@
 /**
- * Editor by commands: the parsed operations (edit-commands.ts) applied in
- * order, each as its own sharp pass over raw RGBA (sharp itself reorders the
- * operations of one pipeline), after EXIF orientation.
+ * The local editor: the request as read by interpretEdit (plain language over
+ * the command language of edit-commands.ts) applied step by step, each as its
+ * own pass over raw RGBA (sharp itself reorders the operations of one
+ * pipeline), after EXIF orientation. Looks, framing and region edits run in
+ * language-ops.ts.
  */
-import sharp, { type Sharp } from 'sharp';
+import sharp from 'sharp';
 import { join } from 'node:path';
 import type { EditImageInput, EditImageOutput, RunContext } from '../ai-provider.js';
 import { ProviderError } from '../ai-provider.js';
 import type { EditOp, Position } from '../../../../shared/edit-commands.js';
-import { parseEditCommands, validateEditPrompt } from '../../../../shared/edit-commands.js';
+import { interpretEdit } from '../../../../shared/edit-language/interpret.js';
+import type { LanguageOp } from '../../../../shared/edit-language/steps.js';
+import { applyLanguageOp, MaskCache } from './language-ops.js';
+import { rawSharp, toRgba, type Rgba } from './rgba.js';
 import { LIMIT_INPUT_PIXELS, outputTypeFor } from './image-io.js';
 import { resize } from './resample.js';
 import { decodeError, extFor, mp, throwIfAborted } from './util.js';
@@ -16,21 +21,7 @@ import { decodeError, extFor, mp, throwIfAborted } from './util.js';
 export const MAX_EDIT_PIXELS = 4096 * 4096;
 const MAX_SIDE = 8192;
 
-interface Rgba {
-  data: Buffer;
-  width: number;
-  height: number;
-}
-
-function raw(img: Rgba) {
-  return sharp(img.data, { raw: { width: img.width, height: img.height, channels: 4 } });
-}
-
-async function toRgba(s: Sharp): Promise<Rgba> {
-  const { data, info } = await s.ensureAlpha().raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
-  if (info.channels !== 4) throw new Error(`expected RGBA, got ${info.channels} channels`);
-  return { data, width: info.width, height: info.height };
-}
+const raw = rawSharp;
 
 function checkSize(w: number, h: number): void {
   if (w > MAX_SIDE || h > MAX_SIDE || w * h > MAX_EDIT_PIXELS) {
@@ -74,6 +65,10 @@ export function textSvg(
 function hexRgb(hex: string): { r: number; g: number; b: number } {
   const n = parseInt(hex.slice(1, 7), 16);
   return { r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255 };
+}
+
+function isCommand(op: EditOp | LanguageOp): op is EditOp {
+  return !['look', 'vignette', 'grain', 'straighten', 'center-subject', 'region'].includes(op.type);
 }
 
 async function applyOp(img: Rgba, op: EditOp): Promise<Rgba> {
@@ -208,10 +203,13 @@ async function applyOp(img: Rgba, op: EditOp): Promise<Rgba> {
   }
 }
 
+/** Steps that move pixels: the masks made before them no longer fit. */
+const GEOMETRIC = new Set(['resize', 'rotate', 'flip', 'crop', 'border']);
+
 export async function editImage(input: EditImageInput, ctx: RunContext): Promise<EditImageOutput> {
-  const problem = validateEditPrompt(input.prompt);
-  if (problem) throw new ProviderError(problem);
-  const { ops, understood } = parseEditCommands(input.prompt);
+  const reading = interpretEdit(input.prompt);
+  if (reading.status !== 'ready') throw new ProviderError(reading.message ?? 'The edit could not be understood.');
+  const steps = reading.steps;
   throwIfAborted(ctx.signal);
   let img: Rgba;
   let format: string;
@@ -227,10 +225,18 @@ export async function editImage(input: EditImageInput, ctx: RunContext): Promise
   } catch (e) {
     decodeError(e);
   }
-  for (let i = 0; i < ops.length; i++) {
+  const masks = new MaskCache();
+  for (let i = 0; i < steps.length; i++) {
     throwIfAborted(ctx.signal);
-    ctx.onProgress({ stage: `Applying ${understood[i]}`, fraction: 0.05 + (0.85 * i) / ops.length });
-    img = await applyOp(img, ops[i]);
+    const { op, label } = steps[i]!;
+    ctx.onProgress({ stage: `Applying ${label}`, fraction: 0.05 + (0.85 * i) / steps.length });
+    if (isCommand(op)) {
+      img = await applyOp(img, op);
+      if (GEOMETRIC.has(op.type)) masks.invalidate();
+    } else {
+      img = await applyLanguageOp(img, op, masks);
+      checkSize(img.width, img.height);
+    }
   }
   throwIfAborted(ctx.signal);
   ctx.onProgress({ stage: 'Saving', fraction: 0.92 });
@@ -256,7 +262,7 @@ export async function editImage(input: EditImageInput, ctx: RunContext): Promise
     contentType,
     width: img.width,
     height: img.height,
-    model: 'local command editor (sharp)',
-    promptUsed: understood.join(', '),
+    model: steps.some((s) => s.needs_mask) ? 'local editor (sharp + U²-Net-p segmentation)' : 'local editor (sharp)',
+    promptUsed: reading.summary,
   };
 }

@@ -10,16 +10,18 @@
  *   pool of worker threads; the model is picked by a
  *   time budget (thick whenever it fits, since only thick clearly beats
  *   bicubic), scales 2..8 exactly (x2/x3/x4/x8 pass + correct shrink).
- * - restoreImage: classical restoration at native resolution (brighten,
- *   denoise or deblur, chosen by measuring the photo) on tiles across the
- *   workers + ESRGAN to `upscaling`.
- * - editImage: a command language turned into a sharp pipeline.
+ * - restoreImage: classical restoration at native resolution: reads the
+ *   JPEG's tables and the pixels, then deblock -> denoise -> deblur -> light,
+ *   each step checked before it is kept, on tiles across the workers; says
+ *   what it found; ESRGAN to `upscaling` after the repair.
+ * - editImage: plain-language requests (looks, framing, region edits with a
+ *   segmentation model) and the command language, as sharp passes.
  * - imageToVideo: camera motion from the still, ffmpeg x264.
  * - upscaleVideo: per-frame ESRGAN for short clips, lanczos otherwise.
  */
 import type { AiProvider } from '../ai-provider.js';
 import { editImage } from './edit.js';
-import { validateEditPrompt } from '../../../../shared/edit-commands.js';
+import { interpretEdit } from '../../../../shared/edit-language/interpret.js';
 import type { EsrganSize } from './models.js';
 import type { AiBackend } from './pool.js';
 import { TfWorkerPool } from './pool.js';
@@ -51,7 +53,7 @@ export interface LocalAiProviderOptions {
   backProjectionIterations?: number;
   /** Seconds the image upscaler aims for when picking a model (default 60: the top of the spec's 30-60 s). */
   upscaleBudgetSeconds?: number;
-  /** Seconds restore's own pass aims for: the full denoiser when it fits, else the fast one (default 300). */
+  /** Seconds restore's own pass aims for on the pool: picks the deblocker's and denoiser's fineness (default 75). */
   restoreBudgetSeconds?: number;
   /** Seconds the super-resolution stage of restore may take (default 20). */
   restoreSrBudgetSeconds?: number;
@@ -79,7 +81,7 @@ export function createLocalAiProvider(opts: LocalAiProviderOptions = {}): LocalA
     editImage: (input, ctx) => editImage(input, ctx),
     imageToVideo: (input, ctx) => imageToVideo(input, ctx),
     upscaleVideo: (input, ctx) => upscaleVideo(input, ctx, { pool, aiBudgetSeconds: opts.videoAiBudgetSeconds ?? 240, model: opts.videoUpscaleModel }),
-    validateEditPrompt,
+    interpretEdit,
     close: () => pool.close(),
   };
 }

@@ -39,14 +39,18 @@ export function esrganTile(size: EsrganSize, scale: ModelScale, backend: AiBacke
 }
 
 /**
- * Restore's classical pass (denoise-core.mjs `restoreDenoise`) in CPU
- * seconds per megapixel on one worker: 'full' (every DCT patch, 15x15 NLM
- * search), 'fast' (stride 2, 9x9) and 'draft' (DCT stages only, stride 2).
- * Measured with bench/restore.
+ * Restore's denoiser (denoise-core.mjs `denoisePlanes`) in CPU seconds per
+ * megapixel on one worker: 'full' (every DCT patch, 15x15 NLM search),
+ * 'fast' (stride 2, 9x9) and 'draft' (DCT stages only, stride 2); and its
+ * JPEG deblocker (deblock-core.mjs, luma every window or every other one,
+ * chroma every other). Measured on a 512 px tile of the bench's phone photo
+ * (`restoreTile`, sensor noise then JPEG 50) on the shared 2-core machine
+ * under load, so on the safe side; the deblur (FFT, luma) adds ~0.5.
+ * Before the non-local means weighed each pair once (decision 025, speed):
+ * full 16.4, fast 5.5, draft 1.5; deblock 3.1 / 1.5, measured the same way.
  */
-export const RESTORE_COST = { full: 32, fast: 9, draft: 5 } as const;
-
-// MAXIM (no longer used by restore) measures ~300 cpu-s per MP on wasm (calibrate.ts).
+export const RESTORE_COST = { full: 9.1, fast: 2.9, draft: 1.2 } as const;
+export const DEBLOCK_COST = { fine: 2.7, coarse: 1.3 } as const;
 
 /** Ordered best quality first. Only thick clearly beats bicubic (local-ai.md); slim/medium are fast paths. */
 export const ESRGAN_BY_QUALITY: EsrganSize[] = ['thick', 'medium', 'slim'];

@@ -1,10 +1,11 @@
 /**
- * A small pool of worker threads running TensorFlow.js (wasm) on image tiles.
+ * A small pool of worker threads running the AI models (ONNX Runtime or
+ * TensorFlow.js on wasm) and the classical restore kernels on image tiles.
  * One pool is shared by every tool of a provider; its size defaults to the
  * number of cores (2 here), since each worker is single-threaded.
  *
  * - Workers start lazily (first task: ~0.3 s for tf + the model load:
- *   esrgan-slim 15 ms, thick 0.15 s, a MAXIM model 1-1.5 s) and are
+ *   esrgan-slim 15 ms, thick 0.15 s) and are
  *   terminated after `idleMs` without work, which returns their wasm memory
  *   (a wasm heap never shrinks) to the system.
  * - Queued tasks are served round-robin across `group`s (jobs), so two jobs
@@ -19,17 +20,20 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { RestoreTileParams } from './denoise-core.mjs';
+import type { RestoreTileParams } from './restore-tile.mjs';
 import { AbortError } from './util.js';
 
 export interface TileTask {
-  kind: 'esrgan' | 'maxim' | 'restore';
+  kind: 'esrgan' | 'restore';
   model: string;
   scale?: number;
   /** ESRGAN backend (default: the pool's). */
   backend?: AiBackend;
   /** Parameters of a 'restore' task (denoise-core.mjs `restoreTile`). */
   params?: RestoreTileParams;
+  /** Where the tile lies in the photo (restore: puts the JPEG grid in place). */
+  x?: number;
+  y?: number;
   width: number;
   height: number;
   /** Interleaved RGB bytes; transferred to the worker (do not reuse). */

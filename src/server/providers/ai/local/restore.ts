@@ -1,116 +1,132 @@
 /**
- * Image restore at the photo's own resolution: the photo is analysed once
- * (mean luma, noise sigma from the flattest Haar-wavelet blocks, Gaussian
- * blur width from edges), then one classical pass runs on 512 px tiles with
- * blended overlaps across every worker (denoise-core.mjs):
- * - dark photos: gain + gamma, then denoising at the noise level measured
- *   after brightening;
- * - noisy photos: DCT hard threshold -> DCT Wiener -> guided non-local means;
- * - blurred photos: Landweber deconvolution of the estimated Gaussian blur
- *   (denoised first when there is some noise);
- * - clean, sharp photos pass unchanged (nothing is smeared).
- * Then ESRGAN super-resolution to `upscaling`.
+ * Image restore at the photo's own resolution: first do no harm, then
+ * repair what is really there.
+ *
+ * 1. Look (restore-analysis.ts): the JPEG's quantization tables, blockiness
+ *    on the 8 px grid, noise, darkness and fading.
+ * 2. Try (restore-trial.ts): on a few crops, the first steps run for real;
+ *    the noise left after deblocking decides whether to denoise too, and
+ *    blur is measured on the cleaned crops, where noise and blocks cannot
+ *    fool it. A deblur is kept only at a strength whose result passes its
+ *    checks on every crop.
+ * 3. Repair: one pass over 512 px tiles on every worker, in the order
+ *    deblock -> denoise -> deblur -> light (restore-tile.mjs), each step
+ *    checking itself: the deblocker projects back onto what the file
+ *    allows, the denoiser gives back structure it took beyond the noise.
+ * 4. Say what was found and done (restore-findings.ts). When nothing was
+ *    found or nothing survived its checks, the file comes back byte for
+ *    byte unchanged, and the answer says so.
+ * Then ESRGAN super-resolution to `upscaling`, after the repair.
  *
  * Why not MAXIM (the UpscalerJS restoration models): on tfjs-wasm it costs
- * ~300 cpu-s per megapixel, so a 12 MP photo would need ~30 minutes on two
- * cores; earlier versions shrank photos to ~0.1 MP for it and lost to a 3x3
- * median filter. bench/restore measures the classical path against NLM and
- * the median; docs/decisions/016 has the figures.
+ * ~300 cpu-s per megapixel; docs/decisions/016 and 025 have the figures.
  */
-import type { MediaOutput, RestoreImageInput, RunContext } from '../ai-provider.js';
+import { copyFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import type { RestoreImageInput, RestoreImageOutput, RunContext } from '../ai-provider.js';
 import { ProviderError } from '../ai-provider.js';
-import type { RestoreTileParams } from './denoise-core.mjs';
-import { brighten, brightenParams, estimateBlurSigma, estimateNoiseSigma } from './denoise-core.mjs';
+import { estimateNoiseSigma } from './denoise-core.mjs';
 import { decodeImage, encodeImage, imageSize, outputTypeFor, resizeAlpha } from './image-io.js';
+import { readJpegInfo } from './jpeg-info.js';
 import type { EsrganSize } from './models.js';
-import { modelScaleFor, pickEsrgan, RESTORE_COST } from './models.js';
+import { DEBLOCK_COST, modelScaleFor, pickEsrgan, RESTORE_COST } from './models.js';
 import type { TfWorkerPool } from './pool.js';
 import type { RawImage } from './resample.js';
+import { analyse, NOISE_MIN_SIGMA, type Analysis } from './restore-analysis.js';
+import { describe, type Outcome } from './restore-findings.js';
+import type { RestoreTileParams } from './restore-tile.mjs';
+import { judgeBlur, noiseToRemove, pickCrops, runOnCrops, type BlurVerdict } from './restore-trial.js';
 import { runTiled } from './tiling.js';
 import { MAX_OUTPUT_PIXELS, superResolve } from './upscale.js';
-import { mp, throwIfAborted } from './util.js';
+import { extFor, mp, throwIfAborted } from './util.js';
 
 /** Tile side of the restoration pass and the overlap blended between tiles (> the 15 px NLM search + 8 px DCT patch). */
 export const RESTORE_TILE = 512;
 export const RESTORE_OVERLAP = 32;
-/** Mean luma (0..255) under which a photo counts as dark: brightened. */
-export const DARK_LUMA = 70;
-/** Above this noise sigma (0..255) blur cannot be measured reliably: such photos are denoised only. */
-export const DEBLUR_MAX_SIGMA = 5;
-/** Below this sigma a photo is clean: denoising would only smear it. */
-export const CLEAN_SIGMA = 1;
-/** Gaussian blur width (px) from which a photo is deblurred (a sharp photo measures ~0.5-0.65). */
-export const BLURRED_SIGMA = 0.85;
+/** Denoiser sigma after deblocking per sqrt of the mean low-frequency luma step (tuned on bench/restore: q10 ~9, q40 ~4.6). */
+export const JPEG_RESIDUAL_K = 1.2;
+/** Noise (sigma, 0..255) left after cleaning above which a photo is never deblurred: that would sharpen noise. */
+export const DEBLUR_MAX_SIGMA = 4;
 
-/** Mean Rec.601 luma. */
-export function meanLuma(img: RawImage): number {
-  const d = img.data;
-  let s = 0;
-  const n = img.width * img.height;
-  for (let i = 0; i < n; i++) s += 0.299 * d[i * 3] + 0.587 * d[i * 3 + 1] + 0.114 * d[i * 3 + 2];
-  return n ? s / n : 0;
-}
-
-/** Noise sigma (0..255) of an RGB image: MAD of the flattest Haar HH blocks (denoise-core.mjs). */
-export function noiseSigma(img: RawImage): number {
-  return estimateNoiseSigma(img.data, img.width, img.height);
-}
-
-type RestoreQuality = keyof typeof RESTORE_COST;
+type DenoiseQuality = keyof typeof RESTORE_COST;
 
 export interface RestorePlan {
-  params: RestoreTileParams | null;
-  /** What ran, for `model`, e.g. 'denoise (sigma 14.8): dct-wiener + guided nl-means'. */
+  params: RestoreTileParams;
+  outcome: Outcome;
+  /** For `model`, e.g. 'deblock (q 20) + denoise (sigma 4.1, fast)'. */
   label: string;
-  /** Progress stage. */
-  stage: string;
+}
+
+const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1] ?? 0;
+
+/** The denoiser and deblocker fineness that fit the time budget (RESTORE_COST, DEBLOCK_COST). */
+export function tiers(mpx: number, workers: number, budgetSeconds: number): { denoise: DenoiseQuality; deblockStride: 1 | 2 } {
+  const fits = (cpuPerMp: number) => (cpuPerMp * mpx * 1.15) / Math.max(1, workers) <= budgetSeconds;
+  const deblockStride = fits(DEBLOCK_COST.fine + RESTORE_COST.fast) ? 1 : 2;
+  const rest = DEBLOCK_COST[deblockStride === 1 ? 'fine' : 'coarse'];
+  const denoise: DenoiseQuality = fits(RESTORE_COST.full + rest) ? 'full' : fits(RESTORE_COST.fast + rest) ? 'fast' : 'draft';
+  return { denoise, deblockStride };
 }
 
 /**
- * Decides the restoration pass for a photo; `workers` and `budgetSeconds`
- * pick the 'full', 'fast' or 'draft' denoiser (RESTORE_COST) so large photos stay in time.
+ * Decides every step for a photo from its analysis and trials on crops
+ * (which run on the pool). Pure planning: the photo itself is not changed.
  */
-export function planRestore(img: RawImage, workers: number, budgetSeconds: number): RestorePlan {
-  const mpx = (img.width * img.height) / 1e6;
-  const fits = (q: keyof typeof RESTORE_COST) => (RESTORE_COST[q] * mpx * 1.1) / Math.max(1, workers) <= budgetSeconds;
-  const quality: RestoreQuality = fits('full') ? 'full' : fits('fast') ? 'fast' : 'draft';
-  const denoiser = { full: 'dct-wiener + guided nl-means', fast: 'dct-wiener + guided nl-means (fast)', draft: 'dct-wiener (draft)' }[quality];
-  const luma = meanLuma(img);
-  if (luma < DARK_LUMA) {
-    const { gain, gamma } = brightenParams(img.data, img.width, img.height);
-    const sigma = estimateNoiseSigma(brighten(img.data, img.width, img.height, gain, gamma), img.width, img.height);
-    return {
-      params: { op: 'brighten', gain, gamma, sigma, quality },
-      label: `low-light (luma ${luma.toFixed(0)}, gain ${gain.toFixed(2)}, gamma ${gamma.toFixed(2)})${sigma >= CLEAN_SIGMA ? ` + denoise (sigma ${sigma.toFixed(1)}): ${denoiser}` : ''}`,
-      stage: 'Brightening',
-    };
+export async function planRestore(
+  img: RawImage,
+  analysis: Analysis,
+  pool: TfWorkerPool,
+  opts: { budgetSeconds: number; signal: AbortSignal; group?: unknown },
+): Promise<RestorePlan> {
+  const { denoise: quality, deblockStride } = tiers((img.width * img.height) / 1e6, pool.size, opts.budgetSeconds);
+  const params: RestoreTileParams = {};
+  const outcome: Outcome = { analysis, deblocked: false, denoiseSigma: null, noiseRefused: null, blur: null, toned: false };
+  const comp = analysis.compression?.step ?? null;
+  const crops = pickCrops(img, comp?.phaseX ?? 0, comp?.phaseY ?? 0);
+  // A dark photo is tried brightened: its noise is judged as it will show.
+  const light: RestoreTileParams = analysis.tone?.kind === 'brighten' ? { tone: analysis.tone } : {};
+  let cleaned = crops.map((c) => c.img);
+  if (comp) {
+    params.jpeg = { ...comp, stride: deblockStride };
+    outcome.deblocked = true;
+    // Noise that survived the compression shows once the blocks are gone.
+    cleaned = await runOnCrops(pool, crops, { jpeg: params.jpeg, ...light }, opts.signal, opts.group);
+  } else if (light.tone) {
+    cleaned = await runOnCrops(pool, crops, light, opts.signal, opts.group);
   }
-  const sigma = noiseSigma(img);
-  if (sigma < DEBLUR_MAX_SIGMA) {
-    const blur = estimateBlurSigma(img.data, img.width, img.height);
-    if (blur >= BLURRED_SIGMA) {
-      // The estimate is used as is: tuned on bench/restore (fine structure makes it read low, not high).
-      const s = Math.min(3, blur);
-      return {
-        params: { op: 'deblur', blur: s, sigma },
-        label: `deblur (gaussian ${s.toFixed(2)} px${sigma > 1.5 ? `, sigma ${sigma.toFixed(1)}` : ''}): landweber`,
-        stage: 'Deblurring',
-      };
-    }
+  const noise = noiseToRemove(cleaned, !!params.jpeg, !!light.tone);
+  let sigma = noise.sigma;
+  // What deblocking leaves of the rounding noise (ringing between the grid lines) is removed with the
+  // denoiser, as strong as the file's own low-frequency steps say.
+  if (params.jpeg) sigma = Math.max(sigma, JPEG_RESIDUAL_K * Math.sqrt((params.jpeg.luma[1] + params.jpeg.luma[8] + params.jpeg.luma[9]) / 3));
+  if (sigma >= NOISE_MIN_SIGMA) {
+    params.denoise = { sigma, quality };
+    outcome.denoiseSigma = noise.sigma >= NOISE_MIN_SIGMA ? noise.sigma : null;
+    cleaned = await runOnCrops(pool, crops, { jpeg: params.jpeg, ...light, denoise: params.denoise }, opts.signal, opts.group);
+  } else if (noise.sigma === 0 && noise.fine >= NOISE_MIN_SIGMA) {
+    outcome.noiseRefused = 'what looked like noise is fine detail (texture) of the photo';
   }
-  if (sigma >= CLEAN_SIGMA) {
-    return {
-      params: { op: 'denoise', sigma, quality },
-      label: `denoise (sigma ${sigma.toFixed(1)}): ${denoiser}`,
-      stage: 'Denoising',
-    };
+  const left = median(cleaned.map((c) => estimateNoiseSigma(c.data, c.width, c.height)));
+  let blur: BlurVerdict;
+  if (left > DEBLUR_MAX_SIGMA) blur = { width: 0, directional: false, step: null, refused: null };
+  else blur = judgeBlur(cleaned, left, !!params.jpeg);
+  outcome.blur = blur;
+  if (blur.step) params.deblur = blur.step;
+  if (analysis.tone) {
+    params.tone = analysis.tone;
+    outcome.toned = true;
   }
-  return { params: null, label: `no noise or blur found (sigma ${sigma.toFixed(1)})`, stage: 'Checking' };
+  const parts: string[] = [];
+  if (params.jpeg) parts.push(`deblock (q ${analysis.compression!.quality}${params.jpeg.project ? ', projected' : ''})`);
+  if (params.denoise) parts.push(`denoise (sigma ${params.denoise.sigma.toFixed(1)}, ${quality})`);
+  if (params.deblur) parts.push(`deblur (${blur.width.toFixed(2)} px, x${params.deblur.strength})`);
+  if (params.tone) parts.push(params.tone.kind === 'brighten' ? `low-light (gain ${params.tone.gain.toFixed(2)}, gamma ${params.tone.gamma.toFixed(2)})` : 'levels');
+  return { params, outcome, label: parts.length ? parts.join(' + ') : 'unchanged' };
 }
 
 export interface RestoreDeps {
   pool: TfWorkerPool;
-  /** Seconds the restoration pass aims for (picks the full or fast denoiser; default 300). */
+  /** Seconds the restoration pass aims for (picks the denoiser and deblocker fineness; default 75). */
   restoreBudgetSeconds?: number;
   /** Seconds the super-resolution stage may take (picks the ESRGAN model). */
   srBudgetSeconds: number;
@@ -118,7 +134,7 @@ export interface RestoreDeps {
   backProjection?: number;
 }
 
-export async function restoreImage(input: RestoreImageInput, ctx: RunContext, deps: RestoreDeps): Promise<MediaOutput> {
+export async function restoreImage(input: RestoreImageInput, ctx: RunContext, deps: RestoreDeps): Promise<RestoreImageOutput> {
   const up = input.upscaling;
   if (!(up >= 1 && up <= 4) || Math.round(up * 2) !== up * 2) throw new ProviderError('Upscaling must be 1 to 4 in steps of 0.5.');
   if (input.backbone !== 'edsr' && input.backbone !== 'rdn') throw new ProviderError("Backbone must be 'edsr' or 'rdn'.");
@@ -134,15 +150,20 @@ export async function restoreImage(input: RestoreImageInput, ctx: RunContext, de
   ctx.onProgress({ stage: 'Reading image', fraction: 0.01 });
   const img = await decodeImage(input.image.path);
   const work = img.rgb;
-  const plan = planRestore(work, deps.pool.size, deps.restoreBudgetSeconds ?? 300);
+  const jpeg = size.format === 'jpeg' ? await readJpegInfo(input.image.path).catch(() => null) : null;
+  ctx.onProgress({ stage: 'Looking for damage', fraction: 0.02 });
+  const analysis = analyse(work, jpeg, size.orientation, size.storedWidth, size.storedHeight);
   const group = {};
+  const plan = await planRestore(work, analysis, deps.pool, { budgetSeconds: deps.restoreBudgetSeconds ?? 75, signal: ctx.signal, group });
+  const findings = describe(plan.outcome);
   const srNeeded = outW > work.width || outH > work.height;
-  const share = srNeeded ? 0.6 : 0.9;
-  ctx.onProgress({ stage: plan.stage, fraction: 0.03 });
-  const restored = plan.params
-    ? await runTiled(deps.pool, work, {
+  const share = srNeeded ? 0.55 : 0.85;
+  ctx.onProgress({ stage: 'Repairing', fraction: 0.08 });
+  const restored = findings.unchanged
+    ? work
+    : await runTiled(deps.pool, work, {
         kind: 'restore',
-        model: plan.params.op,
+        model: 'restore',
         params: plan.params,
         scale: 1,
         tile: RESTORE_TILE,
@@ -150,10 +171,18 @@ export async function restoreImage(input: RestoreImageInput, ctx: RunContext, de
         minTiles: work.width * work.height >= 64 * 64 ? deps.pool.size : 1,
         signal: ctx.signal,
         group,
-        onTile: (d, t) => ctx.onProgress({ stage: `${plan.stage} tile ${d} of ${t}`, fraction: 0.03 + share * (d / t) }),
-      })
-    : work;
+        onTile: (d, t) => ctx.onProgress({ stage: `Repairing tile ${d} of ${t}`, fraction: 0.08 + share * (d / t) }),
+      });
   throwIfAborted(ctx.signal);
+
+  if (findings.unchanged && !srNeeded && outW === work.width && outH === work.height) {
+    // Nothing helped: the very file comes back, not a re-encoded copy of it.
+    ctx.onProgress({ stage: 'Done', fraction: 1 });
+    const ext = extname(input.image.path) || `.${extFor(input.image.contentType)}`;
+    const path = join(ctx.workDir, `restored${ext}`);
+    await copyFile(input.image.path, path);
+    return { path, contentType: input.image.contentType, width: work.width, height: work.height, model: 'unchanged (local)', findings };
+  }
 
   let srModel: EsrganSize | null = null;
   let result: RawImage = restored;
@@ -186,5 +215,5 @@ export async function restoreImage(input: RestoreImageInput, ctx: RunContext, de
   ctx.onProgress({ stage: 'Done', fraction: 1 });
   const parts: string[] = [plan.label];
   if (srModel && srScale !== 1) parts.push(`esrgan-${srModel} x${srScale}${backProjected ? ' + back-projection' : ''}`);
-  return { ...out, model: `${parts.join(' + ')} (local)` };
+  return { ...out, model: `${parts.join(' + ')} (local)`, findings };
 }

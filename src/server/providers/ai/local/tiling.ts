@@ -3,9 +3,10 @@
  * blends the tiles back together with linear ramps over the overlaps (a
  * partition of unity, so there are no seams). Memory: the output is built
  * in bands of one tile row at a time (Float32 for the band being blended,
- * 8-bit for the finished output), never a float copy of the whole image.
+ * 8-bit for the finished output), never a float copy of the whole image,
+ * and tiles are cut from the photo only a few at a time, as workers free up.
  */
-import type { RestoreTileParams } from './denoise-core.mjs';
+import type { RestoreTileParams } from './restore-tile.mjs';
 import type { TfWorkerPool } from './pool.js';
 import type { RawImage } from './resample.js';
 import { throwIfAborted } from './util.js';
@@ -49,10 +50,10 @@ function axisWeights(spans: Span[], k: number, outLen: number): { w: Float32Arra
 }
 
 export interface TiledRunOptions {
-  kind: 'esrgan' | 'maxim' | 'restore';
+  kind: 'esrgan' | 'restore';
   model: string;
   params?: RestoreTileParams;
-  /** Output / input size ratio of the model (1 for MAXIM). */
+  /** Output / input size ratio of the model (1 for restore). */
   scale: number;
   tile: number;
   overlap: number;
@@ -129,51 +130,63 @@ export async function runTiled(pool: TfWorkerPool, src: RawImage, opts: TiledRun
     }
   };
 
-  const tasks: Promise<void>[] = [];
-  for (let j = 0; j < ys.length; j++) {
-    for (let i = 0; i < xs.length; i++) {
-      const sx = xs[i];
-      const sy = ys[j];
-      const data = new Uint8Array(sx.size * sy.size * 3);
-      for (let r = 0; r < sy.size; r++) {
-        const from = ((sy.start + r) * W + sx.start) * 3;
-        data.set(src.data.subarray(from, from + sx.size * 3), r * sx.size * 3);
-      }
-      tasks.push(
-        pool
-          .run(
-            { kind: opts.kind, model: opts.model, scale: k, params: opts.params, width: sx.size, height: sy.size, data },
-            { signal: opts.signal, group: opts.group },
-          )
-          .then((res) => {
-            const tw = sx.size * k;
-            const th = sy.size * k;
-            if (res.width !== tw || res.height !== th) throw new Error(`tile came back ${res.width}x${res.height}, expected ${tw}x${th}`);
-            const band = bandOf(j);
-            const wx = ax.w[i];
-            const wy = ay.w[j];
-            const x0 = sx.start * k;
-            for (let r = 0; r < th; r++) {
-              const wr = wy[r];
-              const bo = r * Wo * 3;
-              const ro = r * tw * 3;
-              for (let x = 0; x < tw; x++) {
-                const w = wr * wx[x];
-                const bi = bo + (x0 + x) * 3;
-                const si = ro + x * 3;
-                band.acc[bi] += res.data[si] * w;
-                band.acc[bi + 1] += res.data[si + 1] * w;
-                band.acc[bi + 2] += res.data[si + 2] * w;
-              }
-            }
-            band.remaining--;
-            flush();
-            done++;
-            opts.onTile?.(done, total);
-          }),
-      );
+  const runOne = (i: number, j: number) => {
+    const sx = xs[i];
+    const sy = ys[j];
+    const data = new Uint8Array(sx.size * sy.size * 3);
+    for (let r = 0; r < sy.size; r++) {
+      const from = ((sy.start + r) * W + sx.start) * 3;
+      data.set(src.data.subarray(from, from + sx.size * 3), r * sx.size * 3);
     }
-  }
-  await Promise.all(tasks);
+    return pool
+      .run(
+        { kind: opts.kind, model: opts.model, scale: k, params: opts.params, x: sx.start, y: sy.start, width: sx.size, height: sy.size, data },
+        { signal: opts.signal, group: opts.group },
+      )
+      .then((res) => {
+        const tw = sx.size * k;
+        const th = sy.size * k;
+        if (res.width !== tw || res.height !== th) throw new Error(`tile came back ${res.width}x${res.height}, expected ${tw}x${th}`);
+        const band = bandOf(j);
+        const wx = ax.w[i];
+        const wy = ay.w[j];
+        const x0 = sx.start * k;
+        for (let r = 0; r < th; r++) {
+          const wr = wy[r];
+          const bo = r * Wo * 3;
+          const ro = r * tw * 3;
+          for (let x = 0; x < tw; x++) {
+            const w = wr * wx[x];
+            const bi = bo + (x0 + x) * 3;
+            const si = ro + x * 3;
+            band.acc[bi] += res.data[si] * w;
+            band.acc[bi + 1] += res.data[si + 1] * w;
+            band.acc[bi + 2] += res.data[si + 2] * w;
+          }
+        }
+        band.remaining--;
+        flush();
+        done++;
+        opts.onTile?.(done, total);
+      });
+  };
+
+  // Tiles are cut and queued a few at a time, in order: a big photo never holds a copy of every tile
+  // at once, and finished bands are written out (and their float accumulators freed) as they complete.
+  const inFlight = Math.max(2, pool.size * 2);
+  let next = 0;
+  let failed = false;
+  const feed = async () => {
+    while (!failed && next < total) {
+      const t = next++;
+      try {
+        await runOne(t % xs.length, Math.floor(t / xs.length));
+      } catch (e) {
+        failed = true;
+        throw e;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, total) }, feed));
   return { data: out, width: Wo, height: Ho, channels: 3 };
 }

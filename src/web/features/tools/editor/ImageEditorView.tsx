@@ -1,42 +1,42 @@
-import { useEffect, useId, useMemo, useState } from 'react';
-import { Check, Plus, Wand2 } from 'lucide-react';
+import { useId } from 'react';
+import { Plus, Wand2 } from 'lucide-react';
 import { PROMPT_MAX, toolValidationError } from '../../../../shared/tools.js';
-// The local editor's own parser (pure, no Node APIs): the form shows what it will do before anything is charged.
-import { parseEditCommands, validateEditPrompt } from '../../../../shared/edit-commands.js';
 import type { DashboardViewProps } from '../../dashboard/view-ids';
 import { useToolProvider } from '../shared/access';
-import { AdvancedSettings, FieldHint, SwitchField } from '../shared/fields';
+import { AdvancedSettings, SwitchField } from '../shared/fields';
 import { ImageResult } from '../shared/results';
 import { SourceField, type SourceValue } from '../shared/SourceField';
 import { FormPanel, RunBar, ToolScreen } from '../shared/ToolScreen';
 import { useToolView } from '../shared/useToolView';
+import { OUTPUT_DEFAULTS, OutputSettings, outputBody, type OutputForm } from '../shared/OutputSettings';
+import { EditInterpretationView, useEditInterpretation } from './EditInterpretation';
 
 const ENDPOINT = 'fal-image-editor';
 
-/** Commands the local editor understands (see server/providers/ai/local/edit-commands.ts). */
+/** Requests the local editor understands, in plain words (see shared/edit-language). */
 export const EDIT_COMMAND_CHIPS = [
-  'rotate 90',
-  'make it brighter',
-  'black and white',
-  'crop to square',
-  'blur',
-  'add text "Hello"',
-  'resize to 50%',
-  'flip horizontal',
-  'sepia',
-  'more contrast',
+  'a bit brighter',
+  'blur the background',
+  'remove the background',
+  'vintage look',
+  'make the sky more dramatic',
+  'black and white except the subject',
+  'crop to 16:9',
+  'straighten',
+  'add a vignette',
+  'pencil sketch',
   'warmer',
-  'sharpen',
-  'add a 10px black border',
+  'add text "Hello"',
 ];
 
 interface EditorForm {
   source: SourceValue | null;
   prompt: string;
   safety: boolean;
+  output: OutputForm;
 }
 
-const DEFAULTS: EditorForm = { source: null, prompt: '', safety: false };
+const DEFAULTS: EditorForm = { source: null, prompt: '', safety: false, output: OUTPUT_DEFAULTS };
 
 function appendCommand(prompt: string, command: string): string {
   const p = prompt.trimEnd();
@@ -51,13 +51,13 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
   const provider = useToolProvider(ENDPOINT);
   const local = provider !== 'fal';
 
-  const body = { image_url: form.source?.ref ?? '', prompt: form.prompt, enable_safety_checker: form.safety };
-  const parsed = useMemo(() => (local && form.prompt.trim() ? parseEditCommands(form.prompt) : null), [local, form.prompt]);
-  const commandProblem = local && form.prompt.trim() ? validateEditPrompt(form.prompt) : null;
+  const output = outputBody(form.output);
+  const body = { image_url: form.source?.ref ?? '', prompt: form.prompt, enable_safety_checker: form.safety, ...(output ? { output } : {}) };
+  // How the server's editor reads the request (the same reading the run makes before charging).
+  const { reading, pending } = useEditInterpretation(form.prompt);
+  const refused = reading && reading.status !== 'ready' && reading.status !== 'cloud' && reading.status !== 'empty' ? reading.message : null;
   const baseProblem = toolValidationError(ENDPOINT, body);
-  const validation = baseProblem ?? commandProblem;
-  // While typing ('rot...'), wait for a pause before calling the description unclear.
-  const shownCommandProblem = useDebounced(commandProblem, 700);
+  const validation = baseProblem ?? refused;
 
   const submit = () => submitIfValid(body, validation);
 
@@ -68,7 +68,7 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
       accent="fuchsia"
       description={
         local
-          ? 'Edit your image by describing the changes as commands: rotate, crop, resize, colours, light, effects and text.'
+          ? 'Edit your image by describing the changes in your own words: light and colour, looks like vintage or film, framing, and changes to the background, sky or face.'
           : 'Edit your image by describing the changes you want in plain words.'
       }
       run={run}
@@ -95,7 +95,7 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
           <textarea
             id={`${id}-prompt`}
             className="input min-h-28 resize-y leading-relaxed"
-            placeholder={local ? 'e.g. rotate 90 and make it black and white' : 'e.g. make the sky a warm sunset'}
+            placeholder={local ? 'e.g. a bit brighter, blur the background and crop to 16:9' : 'e.g. make the sky a warm sunset'}
             maxLength={PROMPT_MAX}
             value={form.prompt}
             onChange={(e) => set('prompt', e.target.value)}
@@ -108,21 +108,10 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
             }}
             aria-describedby={`${id}-examples`}
           />
-          {parsed && parsed.understood.length > 0 && !commandProblem && (
-            <p className="mt-2 flex flex-wrap items-center gap-1.5 text-xs text-emerald-300" data-testid="understood-commands">
-              <Check className="size-3.5" aria-hidden="true" />
-              <span className="text-zinc-400">Will apply:</span>
-              {parsed.understood.map((u, i) => (
-                <span key={`${u}-${i}`} className="rounded-md bg-emerald-500/10 px-1.5 py-0.5 font-medium ring-1 ring-emerald-500/25">
-                  {u}
-                </span>
-              ))}
-            </p>
-          )}
-          {commandProblem && shownCommandProblem && <FieldHint tone="error">{shownCommandProblem}</FieldHint>}
-          <div id={`${id}-examples`} className="mt-3">
-            <p className="mb-2 text-xs font-medium text-zinc-400">
-              {local ? 'Commands the editor understands (click to add):' : 'Examples (click to add):'}
+          <EditInterpretationView reading={reading} pending={pending} onSuggestion={(text) => set('prompt', text)} />
+          <div id={`${id}-examples`} role="group" aria-labelledby={`${id}-examples-title`} className="mt-3">
+            <p id={`${id}-examples-title`} className="mb-2 text-xs font-medium text-zinc-400">
+              Examples (click to add):
             </p>
             <div className="flex flex-wrap gap-1.5">
               {EDIT_COMMAND_CHIPS.map((c) => (
@@ -139,6 +128,7 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
             </div>
           </div>
         </div>
+        <OutputSettings value={form.output} onChange={(v) => set('output', v)} />
         <AdvancedSettings>
           <SwitchField
             label="Safety checker"
@@ -153,7 +143,7 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
           icon={Wand2}
           access={access}
           validation={validation}
-          hint={baseProblem ?? (commandProblem ? 'Describe the edit with the commands above.' : null)}
+          hint={baseProblem ?? (refused ? 'Change the request: see above for what the editor can do.' : null)}
           running={running}
           error={run.phase === 'error' ? run.error : null}
           refunded={run.refunded}
@@ -162,13 +152,4 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
       </FormPanel>
     </ToolScreen>
   );
-}
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
 }

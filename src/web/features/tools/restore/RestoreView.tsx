@@ -6,7 +6,9 @@ import { ImageResult } from '../shared/results';
 import { SourceField, type SourceValue } from '../shared/SourceField';
 import { FormPanel, RunBar, ToolScreen } from '../shared/ToolScreen';
 import { useToolView } from '../shared/useToolView';
+import { OUTPUT_DEFAULTS, OutputSettings, outputBody, type OutputForm } from '../shared/OutputSettings';
 import { seedError, seedValue } from '../shared/seed';
+import { findingsOf, RestoreFindings, UNCHANGED_RUN_NOTE } from './RestoreFindings';
 
 const ENDPOINT = 'fal-image-restore';
 
@@ -17,9 +19,10 @@ interface RestoreForm {
   upscaling: number;
   backbone: Backbone;
   seed: string;
+  output: OutputForm;
 }
 
-const DEFAULTS: RestoreForm = { source: null, upscaling: RANGES.restoreUpscaling.default, backbone: 'edsr', seed: '' };
+const DEFAULTS: RestoreForm = { source: null, upscaling: RANGES.restoreUpscaling.default, backbone: 'edsr', seed: '', output: OUTPUT_DEFAULTS };
 
 const BACKBONES = [
   { value: 'edsr', label: 'EDSR', hint: 'default, balanced' },
@@ -32,11 +35,14 @@ export default function RestoreView({ openView }: DashboardViewProps) {
 
   // requirements §5: an empty seed is not sent.
   const body: Record<string, unknown> = { image_url: form.source?.ref ?? '', upscaling: form.upscaling, backbone: form.backbone };
+  const output = outputBody(form.output);
+  if (output) body.output = output;
   if (form.seed.trim()) body.seed = seedValue(form.seed) ?? form.seed.trim();
   const validation = toolValidationError(ENDPOINT, body);
   const seedProblem = seedError(form.seed);
 
   const submit = () => submitIfValid(body, validation);
+  const findings = findingsOf(run.result);
 
   return (
     <ToolScreen
@@ -48,15 +54,18 @@ export default function RestoreView({ openView }: DashboardViewProps) {
       access={access}
       result={
         run.result && (
-          <ImageResult
-            endpoint={ENDPOINT}
-            result={run.result}
-            afterField="restored_url"
-            beforeFallback={form.source?.mediaUrl ?? form.source?.previewUrl}
-            icon={Sparkles}
-            openView={openView}
-            onNew={startNew}
-          />
+          <div className="space-y-4">
+            <ImageResult
+              endpoint={ENDPOINT}
+              result={run.result}
+              afterField="restored_url"
+              beforeFallback={form.source?.mediaUrl ?? form.source?.previewUrl}
+              icon={Sparkles}
+              openView={openView}
+              onNew={startNew}
+            />
+            {findings && <RestoreFindings findings={findings} />}
+          </div>
         )
       }
     >
@@ -64,6 +73,7 @@ export default function RestoreView({ openView }: DashboardViewProps) {
         <div className="rounded-xl border border-zinc-800 bg-zinc-950/40 px-4 py-3 text-sm text-zinc-400">
           Works best on scanned prints, low-light shots and heavily compressed images. The defaults suit most photos.
         </div>
+        <OutputSettings value={form.output} onChange={(v) => set('output', v)} />
         <AdvancedSettings>
           <SliderField
             label="Upscaling"
@@ -76,6 +86,9 @@ export default function RestoreView({ openView }: DashboardViewProps) {
           <SelectField label="Backbone" value={form.backbone} onChange={(v) => set('backbone', v)} options={BACKBONES} />
           <SeedField value={form.seed} onChange={(v) => set('seed', v)} error={seedProblem} />
         </AdvancedSettings>
+        <p className="text-xs text-zinc-400" data-testid="restore-unchanged-note">
+          {UNCHANGED_RUN_NOTE}
+        </p>
         <RunBar
           endpoint={ENDPOINT}
           verb="Restore"

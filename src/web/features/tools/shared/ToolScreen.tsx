@@ -1,7 +1,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import { AlertCircle, Zap } from 'lucide-react';
 import clsx from 'clsx';
-import { TOOLS, type ToolEndpoint } from '../../../../shared/tools.js';
+import { TOOLS, type ToolEndpoint } from '../../../../shared/tool-catalog.js';
 import { Button } from '../../../components/Button';
 import { useToolEstimate } from './useToolEstimate';
 import { ProcessingOverlay } from '../../../components/ProcessingOverlay';

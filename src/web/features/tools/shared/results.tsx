@@ -1,11 +1,12 @@
 import { useEffect, useRef, type ComponentType, type ReactNode, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, Download, Film, Images, RotateCcw, Sparkles } from 'lucide-react';
-import { formatVideoSeconds, TOOLS, type ToolEndpoint } from '../../../../shared/tools.js';
+import { formatVideoSeconds, TOOLS, type ToolEndpoint } from '../../../../shared/tool-catalog.js';
 import { CompareSlider } from '../../../components/CompareSlider';
 import { downloadHref, downloadRoute, fetchLibraryItem, libraryKeys, type LibraryItem } from '../../library/api';
 import type { ViewId } from '../../dashboard/view-ids';
 import type { ToolResult } from './useToolRun';
+import { DownloadAs } from '../../library/DownloadAs';
 
 /** GET /api/library/:id: the saved result (its signed links; the download keeps its name). */
 function useLibraryItem(id: string | null | undefined) {
@@ -135,6 +136,7 @@ export function ImageResult({ endpoint, result, afterField, beforeFallback, onNe
       ) : after ? (
         <img src={after} alt="Result" data-testid="result-image" className="mx-auto max-h-[70vh] rounded-2xl border border-zinc-800" />
       ) : null}
+      {result.library_item_id && item.data && <DownloadAs itemId={String(result.library_item_id)} current={item.data.content_type} />}
       <ResultDetails result={result} />
     </div>
   );

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { TOOLS, type ToolEndpoint } from '../../../../shared/tools.js';
+import { TOOLS, type ToolEndpoint } from '../../../../shared/tool-catalog.js';
 import { apiGet } from '../../../lib/api';
 import { fetchLibraryItem } from '../../library/api';
 

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import type { ToolEndpoint } from '../../../../shared/tools.js';
+import type { ToolEndpoint } from '../../../../shared/tool-catalog.js';
 import { useToolAccess } from './access';
 import { useToolForm } from './useToolForm';
 import { useToolRun } from './useToolRun';

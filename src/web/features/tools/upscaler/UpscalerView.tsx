@@ -6,6 +6,7 @@ import { ImageResult } from '../shared/results';
 import { SourceField, type SourceValue } from '../shared/SourceField';
 import { FormPanel, RunBar, ToolScreen } from '../shared/ToolScreen';
 import { useToolView } from '../shared/useToolView';
+import { OUTPUT_DEFAULTS, OutputSettings, outputBody, type OutputForm } from '../shared/OutputSettings';
 
 const ENDPOINT = 'fal-upscaler';
 
@@ -13,19 +14,22 @@ interface UpscalerForm {
   source: SourceValue | null;
   scale: number;
   steps: number;
+  output: OutputForm;
 }
 
 const DEFAULTS: UpscalerForm = {
   source: null,
   scale: RANGES.upscalerScale.default,
   steps: RANGES.upscalerSteps.default,
+  output: OUTPUT_DEFAULTS,
 };
 
 /** requirements §2 AI Image Upscaler: image, scale 2-8 (default 2); Advanced: steps 20-100 (display only). */
 export default function UpscalerView({ openView }: DashboardViewProps) {
   const { run, access, form, set, submitIfValid, startNew, running } = useToolView<UpscalerForm>(ENDPOINT, DEFAULTS);
 
-  const body = { image_url: form.source?.ref ?? '', scale: form.scale };
+  const output = outputBody(form.output);
+  const body = { image_url: form.source?.ref ?? '', scale: form.scale, ...(output ? { output } : {}) };
   const validation = toolValidationError(ENDPOINT, body);
 
   const submit = () => submitIfValid(body, validation);
@@ -61,6 +65,7 @@ export default function UpscalerView({ openView }: DashboardViewProps) {
           format={(v) => `${v}x`}
           hint="Each side of the image is multiplied by this factor."
         />
+        <OutputSettings value={form.output} onChange={(v) => set('output', v)} />
         <AdvancedSettings>
           <SliderField
             label="Steps"

@@ -6,8 +6,10 @@ export type PixelRushClient = Client<paths>;
 
 /**
  * A typed client for the PixelRush API, generated from its OpenAPI document
- * (`npm run api:client` regenerates schema.d.ts). Every call is checked
- * against the document at compile time: paths, bodies and answers.
+ * (`npm run api:client` at the repository root regenerates openapi.json and
+ * schema.d.ts; `npm test` fails when they differ from what the server says).
+ * Every call is checked against the document at compile time: paths, bodies,
+ * answers and the declared error answers.
  *
  * `apiKey` is a personal API key (dashboard -> API Keys), sent as a bearer token.
  */
