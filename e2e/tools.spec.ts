@@ -171,7 +171,11 @@ test('(a) a paid upscale: live progress, before/after, keyboard slider, download
   await expect(box).toBeVisible();
   await expect(box.getByRole('heading', { name: 'AI Image Upscaler' })).toBeVisible();
   await expect(box).toContainText('Upscaling your image');
-  await expect(box).toContainText('30-60 seconds');
+  // The published range until this server has timed enough upscales; after that (a shared
+  // database that earlier tests ran upscales on), the measured range.
+  const estimate = (await (await page.request.get('/api/tools/fal-upscaler/estimate')).json()) as { source: string };
+  if (estimate.source === 'default') await expect(box).toContainText('30-60 seconds');
+  else await expect(box).toContainText(/Estimated\s*(about )?\d+(-\d+)? (seconds|minutes?)/);
   await expect(box).toContainText('2 ENERGY');
   await expect(box.getByTestId('close-note')).toHaveText('You can close this window: the run goes on, and the result will be in your library.');
   await expect(box).not.toContainText('Do not close this window');
