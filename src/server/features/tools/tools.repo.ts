@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/db.js';
 import { one } from '../../db/db.js';
+import type { Role } from '../../../shared/constants.js';
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
 
@@ -192,4 +193,14 @@ export async function countOpenSingleRuns(db: Queryable, userId: string): Promis
     [userId],
   );
   return row?.n ?? 0;
+}
+
+/** Held until the caller's transaction ends: one user's run starts are counted one after another. */
+export async function lockOpenRunsOf(db: Queryable, userId: string): Promise<void> {
+  await db.query("SELECT pg_advisory_xact_lock(hashtext('open-runs:' || $1::text))", [userId]);
+}
+
+/** Who a run is charged to, and at which role's prices. */
+export function findRunner(db: Queryable, userId: string) {
+  return one<{ id: string; role: Role }>(db, 'SELECT id, role FROM users WHERE id = $1', [userId]);
 }

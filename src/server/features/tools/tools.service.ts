@@ -222,7 +222,7 @@ export class ToolsService {
 
   /** Counted under a per-user lock, so parallel starts cannot all pass one count. */
   private async assertRoomInQueue(tx: Tx, userId: string): Promise<void> {
-    await tx.query("SELECT pg_advisory_xact_lock(hashtext('open-runs:' || $1::text))", [userId]);
+    await repo.lockOpenRunsOf(tx, userId);
     const open = await repo.countOpenSingleRuns(tx, userId);
     if (open >= this.maxOpenRunsPerUser) throw rateLimited(limitMessages.openRuns(this.maxOpenRunsPerUser), 5);
   }
@@ -405,7 +405,7 @@ export class ToolsService {
     const job = item.job_id ? await this.findOwned(userId, item.job_id) : undefined;
     if (!job) throw new AppError('conflict', toolErrors.notRetryable);
     if (!isEnded(job.status)) return;
-    const [owner] = await this.db.query<{ id: string; role: AuthenticatedUser['role'] }>('SELECT id, role FROM users WHERE id = $1', [userId]);
+    const owner = (await repo.findRunner(this.db, userId))!;
     try {
       await this.submit(owner, job.tool, job.input, undefined, { pendingItemId: item.id });
     } catch (err) {
