@@ -6,6 +6,7 @@ import type { AiProvider, LocalMedia, MediaOutput, RunContext } from '../src/ser
 import { interpretEdit } from '../src/shared/edit-language/interpret.js';
 import { outputMessages, scaleFor, targetOf } from '../src/shared/output.js';
 import { RANGES } from '../src/shared/tools.js';
+import { scaleForTarget } from '../src/server/media/output.js';
 
 /**
  * Outputs (issue 26): format, quality and a target size for the upscaler, restore and the editor,
@@ -147,17 +148,42 @@ describe('output formats and sizes', () => {
     expect([meta.height, meta.density]).toEqual([600, 150]);
   });
 
-  it('a target past the tool’s limit is refused with the largest it can make, and refunded', async () => {
+  it('a target past the tool’s limit is refused before any charge, in words, with the largest it can make', async () => {
     const source = await upload(user, 50, 40);
     const before = await balance(user.id);
+    const jobs = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM tool_jobs WHERE user_id = $1', [user.id]))[0]!.n;
+    const jobsBefore = await jobs();
     const res = await run('fal-upscaler', { image_url: source, output: { width: 401 } });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().error).toBe(outputMessages.tooLarge('Image Upscaler', '400 x 320 px'));
-    expect(res.json().refunded).toBe(true);
-    expect(await balance(user.id)).toBe(before);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe(outputMessages.tooLarge('Image Upscaler', '400 px wide'));
+    const restore = await run('fal-image-restore', { image_url: source, output: { height: 161 } });
+    expect(restore.statusCode).toBe(400);
+    expect(restore.json().error).toBe(outputMessages.tooLarge('Image Restore', '160 px high'));
+    // A print size counts in pixels at its DPI: 5 cm at 300 DPI is 591 px, past 8 x 50.
+    const print = await run('fal-upscaler', { image_url: source, output: { print_width: 5, unit: 'cm', dpi: 300 } });
+    expect(print.statusCode).toBe(400);
+    expect(print.json().error).toBe(outputMessages.tooLarge('Image Upscaler', '400 px wide'));
     const editor = await run('fal-image-editor', { image_url: source, prompt: 'make it brighter', output: { width: 201 } });
-    expect(editor.statusCode).toBe(422);
+    expect(editor.statusCode).toBe(400);
     expect(editor.json().error).toBe(outputMessages.tooLarge('Image Editor', '200 px wide'));
+    const batch = await t.app.inject({
+      method: 'POST',
+      url: '/api/batches',
+      headers: user.headers,
+      payload: { tool: 'fal-upscaler', settings: { output: { width: 401 } }, items: [await upload(user, 60, 40), source] },
+    });
+    expect(batch.statusCode).toBe(400);
+    expect(batch.json().error).toBe(`photo.png: ${outputMessages.tooLarge('Image Upscaler', '400 px wide')}`);
+    expect(await balance(user.id)).toBe(before);
+    expect(await jobs()).toBe(jobsBefore);
+    // Exactly the largest is made.
+    const most = await run('fal-upscaler', { image_url: source, output: { width: 400 } });
+    expect(most.statusCode, most.body).toBe(200);
+    expect((await stored(most.json().library_item_id)).meta.width).toBe(400);
+    // A source whose size is known only when the run reads it (a URL) is still refused then, and refunded.
+    expect(() => scaleForTarget(2, { width: 401 }, { width: 50, height: 40 }, RANGES.upscalerScale, 'Image Upscaler')).toThrow(
+      outputMessages.tooLarge('Image Upscaler', '400 x 320 px'),
+    );
   });
 
   it('the price does not change with the format or size, and without options the result is stored as the tool made it', async () => {

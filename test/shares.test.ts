@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ffmpegPath, ffprobePath } from '../src/server/providers/ai/local/ffmpeg.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
+import { createPeerApp, createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 import { SESSION_COOKIE } from '../src/shared/constants.js';
 
@@ -260,6 +260,8 @@ describe('share links', () => {
     expect(routes.length).toBeGreaterThan(40);
     const secrets = [user.id, user.email, item.id, item.storage_path, 'private-name'];
     const leaks: string[] = [];
+    // Views are counted in memory: flushed on both sides so the check sees every count the token caused.
+    await t.ctx.services.shares.flushViews();
     const before = JSON.stringify(await t.db.query('SELECT id, views, revoked_at FROM share_links ORDER BY id'));
     for (const { method, url } of routes) {
       const target = url.replace(/\{\w+\}/g, link.token);
@@ -283,6 +285,73 @@ describe('share links', () => {
       }
     }
     expect(leaks).toEqual([]);
+    await t.ctx.services.shares.flushViews();
     expect(JSON.stringify(await t.db.query('SELECT id, views, revoked_at FROM share_links ORDER BY id'))).toBe(before);
+  });
+});
+
+describe('share views and ends, cheaply', () => {
+  it('a page view writes nothing: views are counted in memory, shown to the owner at once and added to the database in one flush', async () => {
+    const item = await upload(user);
+    const link = await share(user, { item_id: item.id, expires_in: '7d' });
+    await t.ctx.services.shares.flushViews();
+    const stored = async () => Number((await t.db.query<{ views: string }>('SELECT views FROM share_links WHERE id = $1', [link.id]))[0]!.views);
+    for (let i = 0; i < 3; i++) expect((await anon(link.path)).statusCode).toBe(200);
+    // Files are not views.
+    expect((await anon(`${link.path}/media`)).statusCode).toBe(302);
+    expect(await stored()).toBe(0);
+    const list = (await t.app.inject({ url: `/api/shares?item=${item.id}`, headers: user.headers })).json();
+    expect(list.items[0].views).toBe(3);
+    await t.ctx.services.shares.flushViews();
+    expect(await stored()).toBe(3);
+    // Flushed once: a second flush adds nothing, and the owner still sees 3.
+    await t.ctx.services.shares.flushViews();
+    expect(await stored()).toBe(3);
+    expect((await t.app.inject({ url: `/api/shares?item=${item.id}`, headers: user.headers })).json().items[0].views).toBe(3);
+  });
+
+  it('a flush that fails keeps its views for the next one', async () => {
+    const item = await upload(user);
+    const link = await share(user, { item_id: item.id, expires_in: '7d' });
+    expect((await anon(link.path)).statusCode).toBe(200);
+    const shares = t.ctx.services.shares;
+    const db = (shares as unknown as { db: { query: (...a: unknown[]) => unknown } }).db;
+    const real = db.query;
+    db.query = () => Promise.reject(new Error('database away'));
+    try {
+      await shares.flushViews();
+    } finally {
+      db.query = real;
+    }
+    expect((await t.app.inject({ url: `/api/shares?item=${item.id}`, headers: user.headers })).json().items[0].views).toBe(1);
+    await shares.flushViews();
+    expect(Number((await t.db.query<{ views: string }>('SELECT views FROM share_links WHERE id = $1', [link.id]))[0]!.views)).toBe(1);
+  });
+
+  it.runIf(!!process.env.DATABASE_URL)('two processes: a link revoked or expired in one answers 404 in the other at once; the other\'s views reach the database when it closes', async () => {
+    const peer = await createPeerApp(t, { SHARE_REQUESTS_PER_LINK_PER_MINUTE: '40', SHARE_REQUESTS_PER_IP_PER_MINUTE: '25' });
+    let closed = false;
+    try {
+      const viaPeer = (url: string) => peer.app.inject({ url, remoteAddress: nextAddress() });
+      const item = await upload(user);
+      const revoked = await share(user, { item_id: item.id, expires_in: 'never' });
+      const expiring = await share(user, { item_id: item.id, expires_in: '1d' });
+      for (const l of [revoked, expiring]) {
+        expect((await viaPeer(l.path)).statusCode).toBe(200);
+        expect((await viaPeer(`${l.path}/media`)).statusCode).toBe(302);
+      }
+      expect((await t.app.inject({ method: 'DELETE', url: `/api/shares/${revoked.id}`, headers: user.headers })).statusCode).toBe(200);
+      await t.db.query(`UPDATE share_links SET expires_at = now() - interval '1 second' WHERE id = $1`, [expiring.id]);
+      for (const l of [revoked, expiring]) {
+        expect((await viaPeer(l.path)).statusCode).toBe(404);
+        expect((await viaPeer(`${l.path}/media`)).statusCode).toBe(404);
+      }
+      await peer.close();
+      closed = true;
+      const rows = await t.db.query<{ id: string; views: string }>('SELECT id, views FROM share_links WHERE id = ANY($1::uuid[])', [[revoked.id, expiring.id]]);
+      expect(rows.map((r) => Number(r.views))).toEqual([1, 1]);
+    } finally {
+      if (!closed) await peer.close();
+    }
   });
 });

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { outputOptions } from './output.js';
+import { MAX_OUTPUT_SIDE, outputMessages, outputOptions, targetOf, type OutputOptions } from './output.js';
 import {
   ASPECT_RATIOS,
   LORA_TRANSFORMERS,
   PROMPT_MAX,
   RANGES,
+  TOOLS,
   URL_MAX,
   VIDEO_RESOLUTIONS,
   onStep,
@@ -127,6 +128,32 @@ export const TOOL_BODIES = {
   'fal-video-upscaler': videoUpscalerBody,
 } as const;
 
+
+/**
+ * How far a target size may enlarge the source, per tool with output options: the upscaler's and
+ * restore's largest scale, and what the editor resamples at most (past that it only blurs).
+ */
+export const TARGET_MAX_ENLARGEMENT: Partial<Record<ToolEndpoint, number>> = {
+  'fal-upscaler': RANGES.upscalerScale.max,
+  'fal-image-restore': RANGES.restoreUpscaling.max,
+  'fal-image-editor': 4,
+};
+
+/**
+ * Why a run's target size cannot be made from a source of this displayed size, or null: checked
+ * before any charge by the server (for a library source, whose size it knows) and by the form.
+ */
+export function targetRefusal(endpoint: string, output: OutputOptions | undefined, source: { width: number; height: number }): string | null {
+  const enlargement = TARGET_MAX_ENLARGEMENT[endpoint as ToolEndpoint];
+  const target = targetOf(output);
+  if (!enlargement || !target || !(source.width > 0 && source.height > 0)) return null;
+  const tool = TOOLS[endpoint as ToolEndpoint].price.displayName;
+  const [from, other] = target.side === 'width' ? [source.width, source.height] : [source.height, source.width];
+  const most = Math.floor(from * enlargement);
+  if (target.px > most) return outputMessages.tooLarge(tool, `${most} px ${target.side === 'width' ? 'wide' : 'high'}`);
+  if (Math.round((other * target.px) / from) > MAX_OUTPUT_SIDE) return outputMessages.tooLarge(tool, `${MAX_OUTPUT_SIDE} px a side`);
+  return null;
+}
 
 /** The first validation message for a body, or null. Used by forms and the server alike. */
 export function toolValidationError(endpoint: ToolEndpoint, body: unknown): string | null {

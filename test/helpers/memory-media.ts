@@ -22,6 +22,7 @@ export function createMemoryMedia() {
     async checkSource(_userId, ref, kind) {
       // 'gone' stands for a source refused before the charge; 'missing' for one that fails during the run.
       if (ref.includes('gone')) throw new AppError('not_found', sourceMessages.notFound(kind));
+      return null;
     },
     async saveResult(input) {
       const existing = byJob.get(input.jobId);

@@ -1,4 +1,4 @@
-import { TOOLS, editorBody } from '../../shared/tools.js';
+import { TARGET_MAX_ENLARGEMENT, TOOLS, editorBody } from '../../shared/tools.js';
 import { editorResponse, editorResult } from '../../shared/tool-results.js';
 import { cloudInterpretation } from '../../shared/edit-language/interpret.js';
 import { editInterpretRequest, editInterpretation } from '../../shared/edit-language/interpretation.schema.js';
@@ -7,7 +7,7 @@ import { defineInterpretation, defineTool } from './tool-definition.js';
 import { finishImageOutput } from '../media/output.js';
 
 /** The editor makes a picture of its source's size; a target size resamples it, at most 4x (past that it only blurs). */
-const EDITOR_MAX_ENLARGEMENT = 4;
+const EDITOR_MAX_ENLARGEMENT = TARGET_MAX_ENLARGEMENT['fal-image-editor']!;
 
 // --- plain-language reading (issue 21): begin ---
 /** How the editor's provider reads a request: the local editor's own reading, or the cloud editor's 'as written'. */

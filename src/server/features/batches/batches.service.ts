@@ -10,7 +10,8 @@ import type { RealtimeHub } from '../../realtime/realtime-hub.js';
 import { checkedIdempotencyKey, requestHashOf, toolErrors, type ToolsService } from '../tools/tools.service.js';
 import type { ToolJobRow } from '../tools/tools.repo.js';
 import type { ParsedInput, Tool } from '../../tools/tool-definition.js';
-import { TOOLS, type ToolEndpoint } from '../../../shared/tools.js';
+import { TOOLS, targetRefusal, type ToolEndpoint } from '../../../shared/tools.js';
+import type { OutputOptions } from '../../../shared/output.js';
 import {
   BATCH_EVENT,
   batchMessages,
@@ -95,7 +96,7 @@ export class BatchesService {
       const existing = await repo.findByIdempotencyKey(this.db, user.id, key);
       if (existing) return this.replay(existing, requestHash);
     }
-    await this.assertLibraryImages(user.id, input.items);
+    await this.assertLibraryImages(user.id, input.items, definition.endpoint, settings.output as OutputOptions | undefined);
     await this.library.assertRoomForResults(user.id);
 
     const created = await this.db.transaction(async (tx) => {
@@ -199,13 +200,16 @@ export class BatchesService {
   }
 
   /** Every item must be a ready image of the caller's library (a run would fail on anything else). */
-  private async assertLibraryImages(userId: string, ids: string[]): Promise<void> {
+  /** Every item is a ready image of the caller's, and the target size (one for all) can be made from each. */
+  private async assertLibraryImages(userId: string, ids: string[], endpoint: string, output: OutputOptions | undefined): Promise<void> {
     const found = await this.library.getMany(userId, ids);
     for (const id of ids) {
       const item = found.get(id);
       if (!item) throw new AppError('not_found', batchMessages.imageNotFound);
       if (item.kind !== 'image') throw new AppError('validation', batchMessages.notAnImage);
       if (item.status !== 'ready') throw new AppError('validation', batchMessages.imageNotReady);
+      const refusal = item.width && item.height ? targetRefusal(endpoint, output, { width: item.width, height: item.height }) : null;
+      if (refusal) throw new AppError('validation', `${item.original_name}: ${refusal}`);
     }
   }
 

@@ -448,7 +448,7 @@ export class LibraryService {
    * A URL that is not ours is checked for its form and address only: its bytes are read when the
    * run starts, and a failure there is refunded.
    */
-  async checkSource(userId: string, itemIdOrUrl: string, kind: MediaKind): Promise<void> {
+  async checkSource(userId: string, itemIdOrUrl: string, kind: MediaKind): Promise<{ width: number; height: number } | null> {
     await this.assertRoomForResults(userId);
     const ref = itemIdOrUrl.trim();
     let row: repo.LibraryRow | undefined;
@@ -462,7 +462,7 @@ export class LibraryService {
         } catch (err) {
           throw toAppError(err);
         }
-        return;
+        return null;
       }
       // Another user's link is answered as a missing one: whether it exists is not ours to say.
       if (keyOwner(key) === userId) row = await repo.findItemByPath(this.db, userId, key);
@@ -474,6 +474,7 @@ export class LibraryService {
     if (!row.is_generated && Number(row.file_size) > this.maxBytes(kind)) {
       throw new AppError('payload_too_large', sourceMessages.tooLarge(mbLabel(this.maxBytes(kind))));
     }
+    return row.width && row.height ? { width: row.width, height: row.height } : null;
   }
 
   // ------------------------------------------------------------------ reads

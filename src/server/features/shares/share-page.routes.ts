@@ -17,6 +17,9 @@ export const sharePageRoutes =
     const publicUrl = ctx.config.publicUrl;
     const storageOrigin = ctx.config.S3_ENDPOINT && ctx.config.S3_LINKS === 'bucket' ? new URL(ctx.config.S3_ENDPOINT).origin : null;
     const csp = sharePageCsp(storageOrigin);
+    // Views are counted in memory and written in batches; the last ones when the server closes (before the database does).
+    const stopViewFlush = shares.startViewFlush();
+    app.addHook('onClose', async () => stopViewFlush());
 
     const page = (reply: FastifyReply, status: number, html: string, indexable: boolean) =>
       reply

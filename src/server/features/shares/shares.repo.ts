@@ -48,11 +48,18 @@ export function insertShare(db: Queryable, r: NewShareRow) {
   ).then((row) => row!);
 }
 
-/** A live link by its token, counting one view when asked (one statement: look up and count). */
-export function findAlive(db: Queryable, token: string, countView: boolean) {
-  return countView
-    ? one<ShareRow>(db, `UPDATE share_links SET views = views + 1 WHERE token = $1 AND ${ALIVE} RETURNING ${COLUMNS}`, [token])
-    : one<ShareRow>(db, `SELECT ${COLUMNS} FROM share_links WHERE token = $1 AND ${ALIVE}`, [token]);
+/** A live link by its token: a plain read (views are counted in memory and added by addViews). */
+export function findAlive(db: Queryable, token: string) {
+  return one<ShareRow>(db, `SELECT ${COLUMNS} FROM share_links WHERE token = $1 AND ${ALIVE}`, [token]);
+}
+
+/** Adds views counted since the last flush, many links in one statement (a link deleted meanwhile is skipped). */
+export function addViews(db: Queryable, counts: ReadonlyArray<readonly [string, number]>) {
+  return db.query(
+    `UPDATE share_links s SET views = s.views + v.n
+       FROM unnest($1::uuid[], $2::int[]) AS v(id, n) WHERE s.id = v.id`,
+    [counts.map(([id]) => id), counts.map(([, n]) => n)],
+  );
 }
 
 export function listShares(db: Queryable, userId: string, limit: number, after?: readonly [string, string], itemId?: string) {

@@ -34,6 +34,8 @@ export interface SharesOptions {
 const FILE_LINK_SECONDS = 300;
 /** Links whose copies one sweep removes. */
 const SWEEP_BATCH = 200;
+/** How often a process adds the views it counted to the database (and once more when it closes). */
+export const VIEW_FLUSH_MS = 10_000;
 
 /**
  * Public share links (decision 031). A link serves copies made when it was
@@ -41,6 +43,10 @@ const SWEEP_BATCH = 200;
  * page and its files answer only while the link is alive.
  */
 export class SharesService {
+  /** Page views counted in this process and not yet in the database, per link id. */
+  private readonly pendingViews = new Map<string, number>();
+  private flushing: Promise<void> = Promise.resolve();
+
   constructor(
     private readonly db: Db,
     private readonly library: LibraryService,
@@ -130,8 +136,40 @@ export class SharesService {
     const perAddress = { key: `share:ip:${address}`, limit: this.opts.perAddressPerMinute, windowSeconds: 60 };
     assertAllowed(await this.limiter.take([perAddress, perLink]), limitMessages.shareViews);
     if (!/^[A-Za-z0-9_-]{24}$/.test(token)) return null;
-    const row = await repo.findAlive(this.db, token, countView);
-    return row && row.media_key ? row : null;
+    // Read on every request, never cached: a revoke or an expiry in any process holds at the next request.
+    const row = await repo.findAlive(this.db, token);
+    if (!row || !row.media_key) return null;
+    if (countView) this.pendingViews.set(row.id, (this.pendingViews.get(row.id) ?? 0) + 1);
+    return row;
+  }
+
+  /**
+   * Adds the views counted since the last flush to the database in one statement. A failed flush
+   * keeps its counts for the next one; flushes never overlap.
+   */
+  flushViews(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      if (this.pendingViews.size === 0) return;
+      const counts = [...this.pendingViews];
+      this.pendingViews.clear();
+      try {
+        await repo.addViews(this.db, counts);
+      } catch (err) {
+        for (const [id, n] of counts) this.pendingViews.set(id, (this.pendingViews.get(id) ?? 0) + n);
+        this.log.warn({ err, links: counts.length }, 'shares: could not add the counted views (kept for the next flush)');
+      }
+    });
+    return this.flushing;
+  }
+
+  /** Flushes counted views every `ms` until the returned stop is called; stop flushes once more. */
+  startViewFlush(ms = VIEW_FLUSH_MS): () => Promise<void> {
+    const timer = setInterval(() => void this.flushViews(), ms);
+    timer.unref();
+    return () => {
+      clearInterval(timer);
+      return this.flushViews();
+    };
   }
 
   /** A short-lived storage link to one of a live link's files, lasting no longer than the link. */
@@ -159,7 +197,8 @@ export class SharesService {
       title: r.title,
       tool: r.tool,
       indexable: r.indexable,
-      views: Number(r.views),
+      // This process's views not flushed yet count too: the owner sees a view at once here, and other processes' within a flush.
+      views: Number(r.views) + (this.pendingViews.get(r.id) ?? 0),
       expires_at: r.expires_at ? new Date(r.expires_at).toISOString() : null,
       revoked_at: r.revoked_at ? new Date(r.revoked_at).toISOString() : null,
       created_at: new Date(r.created_at).toISOString(),

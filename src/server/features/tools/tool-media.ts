@@ -20,9 +20,10 @@ export interface ToolMediaPort {
   /**
    * Refuses, before any charge, a source the run could only fail on: a library item or link that
    * is not the caller's (or does not exist), not ready, of the other kind or over the size limit,
-   * or a URL the import rules refuse (form and address). Throws AppError (4xx).
+   * or a URL the import rules refuse (form and address). Throws AppError (4xx). Answers the
+   * source's displayed size when it is known (a library image), for checks of a target size.
    */
-  checkSource(userId: string, ref: string, kind: 'image' | 'video'): Promise<void>;
+  checkSource(userId: string, ref: string, kind: 'image' | 'video'): Promise<{ width: number; height: number } | null>;
 
   /** Saves a result into the library; called again for the same job it returns the same item. */
   saveResult(input: {

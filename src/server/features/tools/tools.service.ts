@@ -8,7 +8,8 @@ import type { AuthenticatedUser } from '../auth/auth.service.js';
 import type { RealtimeHub } from '../../realtime/realtime-hub.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { ToolMediaPort } from './tool-media.js';
-import type { ToolJob } from '../../../shared/tools.js';
+import { targetRefusal, type ToolJob } from '../../../shared/tools.js';
+import type { OutputOptions } from '../../../shared/output.js';
 import type { Page } from '../../../shared/page.schema.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { ParsedInput, Refusal, Tool } from '../../tools/tool-definition.js';
@@ -118,9 +119,14 @@ export class ToolsService {
     return parsed.input;
   }
 
-  /** Refuses (4xx, nothing charged) a source the run could only fail on; see ToolMediaPort.checkSource. */
-  checkSource(userId: string, definition: Tool, input: ParsedInput): Promise<void> {
-    return this.media.checkSource(userId, definition.sourceOf(input), definition.info.input);
+  /**
+   * Refuses (4xx, nothing charged) a source the run could only fail on (see ToolMediaPort.checkSource),
+   * and a target size the tool cannot make from it, when the source's size is known.
+   */
+  async checkSource(userId: string, definition: Tool, input: ParsedInput): Promise<void> {
+    const size = await this.media.checkSource(userId, definition.sourceOf(input), definition.info.input);
+    const refusal = size ? targetRefusal(definition.endpoint, input.output as OutputOptions | undefined, size) : null;
+    if (refusal) throw new AppError('validation', refusal);
   }
 
   /** Charges and enqueues a run; with an Idempotency-Key, a repeat returns the first job. */
