@@ -22,7 +22,8 @@ import { accountMessages as msg, messages } from '../../../shared/messages.js';
 import type { AccountSession, ExportStatus, SessionsEnded } from '../../../shared/account.schema.js';
 import { newPasswordError } from '../../../shared/account.schema.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
-import { assertAllowed, type Limiter } from '../limits/limiter.js';
+import { assertAllowed, rateLimited, type Limiter } from '../limits/limiter.js';
+import { PreLimiter } from '../limits/pre-limiter.js';
 import type { MailService } from '../mail/mail.service.js';
 import * as repo from './account.repo.js';
 import { exportArchive } from './export-archive.js';
@@ -54,6 +55,17 @@ export interface AccountServiceOptions {
   welcome?: { atConfirmed(tx: Tx, userId: string, email: string): Promise<number> };
 }
 
+/** Reset mails being prepared at once, and waiting: past the cap a reset request is refused (for every address alike). */
+const RESET_MAIL_CONCURRENCY = 2;
+const RESET_MAIL_BACKLOG = 50;
+/**
+ * Reset-link checks at the database at once per process, and waiting for it. A check is a few
+ * milliseconds; honest resets are rare, so one at a time costs them nothing, and a flood of fresh
+ * addresses never has more than one transaction ahead of everyone else's queries.
+ */
+export const RESET_CHECKS_AT_ONCE = 1;
+export const RESET_CHECKS_WAITING = 32;
+
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 function newToken(): { token: string; id: string } {
@@ -79,6 +91,10 @@ export function describeDevice(userAgent: string | null): string {
  */
 export class AccountService {
   private readonly background = new Set<Promise<void>>();
+  /** Reset mails not yet started; at most RESET_MAIL_BACKLOG. */
+  private readonly mailLine: Array<() => Promise<void>> = [];
+  /** Reset-link checks: refused from memory when flooded, before the database is asked anything. */
+  private readonly resetGate = new PreLimiter({ perKey: RESET_ATTEMPTS_PER_IP_PER_MINUTE, windowSeconds: 60, inFlight: RESET_CHECKS_AT_ONCE, waiting: RESET_CHECKS_WAITING });
 
   constructor(
     private readonly db: Db,
@@ -106,6 +122,8 @@ export class AccountService {
    */
   async requestPasswordReset(rawEmail: string, ip: string): Promise<{ message: string }> {
     const email = normalizeEmail(rawEmail ?? '');
+    // A full backlog refuses every address alike, before the throttle's database write.
+    if (this.mailLine.length >= RESET_MAIL_BACKLOG) throw rateLimited(msg.resetThrottled, 60);
     const verdict = await this.limiter.take([
       { key: `reset:ip:${ip}`, limit: RESET_REQUESTS_PER_IP, windowSeconds: RESET_THROTTLE_WINDOW_SECONDS },
       { key: `reset:account:${email}`, limit: RESET_REQUESTS_PER_ADDRESS, windowSeconds: RESET_THROTTLE_WINDOW_SECONDS },
@@ -130,16 +148,26 @@ export class AccountService {
     });
   }
 
+  /** Queued behind at most RESET_MAIL_CONCURRENCY others: a flood of requests never becomes a flood of lookups. */
   private inBackground(what: string, work: () => Promise<void>): void {
-    const running: Promise<void> = work()
-      .catch((err: unknown) => this.log.warn({ err }, `${what} failed`))
-      .finally(() => this.background.delete(running));
-    this.background.add(running);
+    this.mailLine.push(() => work().catch((err: unknown) => this.log.warn({ err }, `${what} failed`)));
+    this.drain();
+  }
+
+  private drain(): void {
+    while (this.background.size < RESET_MAIL_CONCURRENCY && this.mailLine.length > 0) {
+      const next = this.mailLine.shift()!;
+      const running: Promise<void> = next().finally(() => {
+        this.background.delete(running);
+        this.drain();
+      });
+      this.background.add(running);
+    }
   }
 
   /** Waits for the work answered before it was done (reset mails); the app waits for it before closing. */
   async settled(): Promise<void> {
-    while (this.background.size) await Promise.all([...this.background]);
+    while (this.background.size || this.mailLine.length) await Promise.all([...this.background]);
   }
 
   /**
@@ -149,6 +177,16 @@ export class AccountService {
    * password is hashed: a flood of made-up links costs no hashing at all.
    */
   async resetPassword(token: string, password: string, confirmPassword: string | undefined, ip: string): Promise<{ message: string }> {
+    const admitted = await this.resetGate.enter(ip);
+    if (!admitted.ok) throw rateLimited(messages.tooManyAttempts, admitted.retryAfterSeconds);
+    try {
+      return await this.checkedReset(token, password, confirmPassword, ip);
+    } finally {
+      admitted.release();
+    }
+  }
+
+  private async checkedReset(token: string, password: string, confirmPassword: string | undefined, ip: string): Promise<{ message: string }> {
     assertAllowed(
       await this.limiter.take([
         { key: `reset-password:ip:${ip}`, limit: RESET_ATTEMPTS_PER_IP_PER_MINUTE, windowSeconds: 60 },
