@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { serverEventSchemas, type ServerEventData, type ServerEventName } from '../../shared/events.schema.js';
 
 /**
  * One shared EventSource on GET /api/events for the whole page. Features
@@ -106,14 +107,34 @@ export function subscribeServerEvent(name: string, handler: ServerEventHandler):
   };
 }
 
-/** React hook: call `handler` for each server event called `name` while mounted. */
-export function useServerEvent(name: string, handler: ServerEventHandler): void {
+/** An event's data checked against its shared schema; null (and a warning) when it does not match. */
+export function parseServerEvent<N extends ServerEventName>(name: N, raw: unknown): ServerEventData<N> | null {
+  const parsed = serverEventSchemas[name].safeParse(raw ?? {});
+  if (parsed.success) return parsed.data as ServerEventData<N>;
+  console.warn(`server event '${name}' does not match its schema`, parsed.error);
+  return null;
+}
+
+/**
+ * React hook: call `handler` for each server event called `name` while mounted,
+ * with its data parsed by the event's shared schema (a malformed event is dropped).
+ */
+export function useServerEvent<N extends ServerEventName>(name: N, handler: (data: ServerEventData<N>) => void): void {
   const ref = useRef(handler);
   ref.current = handler;
-  useEffect(() => subscribeServerEvent(name, (data, ev) => ref.current(data, ev)), [name]);
+  useEffect(
+    () =>
+      subscribeServerEvent(name, (raw) => {
+        const data = parseServerEvent(name, raw);
+        if (data) ref.current(data);
+      }),
+    [name],
+  );
 }
 
 /** Called after the event stream reconnects (events may have been missed while it was down). */
 export function useServerReconnect(handler: () => void): void {
-  useServerEvent(OPEN, () => handler());
+  const ref = useRef(handler);
+  ref.current = handler;
+  useEffect(() => subscribeServerEvent(OPEN, () => ref.current()), []);
 }

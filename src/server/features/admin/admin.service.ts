@@ -13,6 +13,7 @@ import * as pricingRepo from '../pricing/pricing.repo.js';
 import { ACCOUNT_SUSPENDED_EVENT, type RealtimeHub } from '../../realtime/realtime-hub.js';
 import * as repo from './admin.repo.js';
 import { adminMessages, parsePricingUpdate } from './admin.schema.js';
+import type { ServerEventData } from '../../../shared/events.schema.js';
 
 /** Audit action names (admin_audit.action). */
 export const AUDIT_ACTIONS = {
@@ -111,7 +112,7 @@ export class AdminService {
         }
 
         // Sent with the commit, never for a rolled-back save.
-        if (changed > 0) await this.realtime.publish('pricing', null, { changed: [...scopes] }, tx);
+        if (changed > 0) await this.realtime.publish('pricing', null, { changed: [...scopes] } satisfies ServerEventData<'pricing'>, tx);
         return changed;
       });
       return { success: true, message: adminMessages.updateSucceeded, changes };
@@ -218,7 +219,7 @@ export class AdminService {
         newValue: { role },
       });
       // The user's open screens reload /api/me and prices (VIP and admin run tools free).
-      await this.realtime.publish('profile', userId, { role }, tx);
+      await this.realtime.publish('profile', userId, { role } satisfies ServerEventData<'profile'>, tx);
     });
     return { user_id: userId, role };
   }

@@ -23,6 +23,7 @@ import {
 } from '../../../shared/batch.schema.js';
 import { decodeOptionalCursor, pageOf, seqKey } from '../../http/cursor.js';
 import type { CountedPage } from '../../../shared/page.schema.js';
+import type { ServerEventData } from '../../../shared/events.schema.js';
 import { batchArchive } from './batch-archive.js';
 import { currentRuns, secondsPerItem, sourceItemId, summarize } from './batch-view.js';
 import * as repo from './batches.repo.js';
@@ -63,7 +64,7 @@ export class BatchesService {
       if (!job.batch_id) return;
       const summary = await this.summaryOf(job.user_id, job.batch_id);
       // The settings (a long prompt) are left out: events are small, and the page has them.
-      if (summary) await this.realtime.publish(BATCH_EVENT, job.user_id, { ...summary, settings: undefined });
+      if (summary) await this.realtime.publish(BATCH_EVENT, job.user_id, { ...summary, settings: undefined } satisfies ServerEventData<typeof BATCH_EVENT>);
     });
   }
 

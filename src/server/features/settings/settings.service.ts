@@ -4,6 +4,7 @@ import { AUDIT_ACTIONS, assertAdmin } from '../admin/admin.service.js';
 import { insertAudit } from '../admin/admin.repo.js';
 import type { RealtimeHub } from '../../realtime/realtime-hub.js';
 import type { ReferralSettings, WelcomeGrant } from '../../../shared/settings.schema.js';
+import type { ServerEventData } from '../../../shared/events.schema.js';
 import * as repo from './settings.repo.js';
 
 /**
@@ -44,7 +45,7 @@ export class SettingsService {
         oldValue: { is_referral_only: old },
         newValue: { is_referral_only: value },
       });
-      await this.realtime.publish('pricing', null, { changed: ['referral'] }, tx);
+      await this.realtime.publish('pricing', null, { changed: ['referral'] } satisfies ServerEventData<'pricing'>, tx);
     });
     return { is_referral_only: value };
   }

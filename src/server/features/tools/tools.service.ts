@@ -10,6 +10,7 @@ import type { JobQueue } from '../../jobs/queue.js';
 import type { ToolMediaPort } from './tool-media.js';
 import { targetRefusal, type ToolJob } from '../../../shared/tools.js';
 import type { OutputOptions } from '../../../shared/output.js';
+import type { JobEvent } from '../../../shared/events.schema.js';
 import type { Page } from '../../../shared/page.schema.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { ParsedInput, Refusal, Tool } from '../../tools/tool-definition.js';
@@ -37,17 +38,6 @@ export const JOB_EVENT = 'job';
 /** How long a batch item may wait in line before the sweeper gives up on it (refunded). */
 const BATCH_WAIT_ALLOWANCE_SECONDS = 24 * 3600;
 
-export interface JobEvent {
-  id: string;
-  tool: string;
-  status: repo.JobStatus;
-  progress_stage: string | null;
-  progress_fraction: number;
-  error?: string | null;
-  library_item_id?: string | null;
-  /** The batch the run belongs to, if any. */
-  batch_id?: string | null;
-}
 
 /** Told after a run ended (any process that settled it), once committed. */
 export type RunEndListener = (job: repo.ToolJobRow) => void | Promise<void>;

@@ -76,14 +76,12 @@ export function useBatch(id: string) {
   };
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  useServerEvent(BATCH_EVENT, (data) => {
-    const ev = data as { id?: string; batch_id?: string } | null;
-    if (ev?.id === id || ev?.batch_id === id) reload();
+  useServerEvent(BATCH_EVENT, (ev) => {
+    if (ev.id === id) reload();
   });
-  useServerEvent('job', (data) => {
-    const ev = data as { id?: string; batch_id?: string | null; status?: string; progress_stage?: string | null; progress_fraction?: number } | null;
-    if (!ev?.id || ev.batch_id !== id) return;
-    qc.setQueryData<Batch>(key, (b) => (b ? applyJobEvent(b, ev.id!, ev) : b));
+  useServerEvent('job', (ev) => {
+    if (ev.batch_id !== id) return;
+    qc.setQueryData<Batch>(key, (b) => (b ? applyJobEvent(b, ev.id, ev) : b));
     if (ev.status !== 'running') reload();
   });
   useServerReconnect(reload);

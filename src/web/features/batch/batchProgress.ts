@@ -1,14 +1,8 @@
 import type { Batch, BatchSummary } from '../../../shared/batch.schema.js';
-
-/** What a 'job' event on GET /api/events says about one run. */
-interface JobEvent {
-  status?: string;
-  progress_stage?: string | null;
-  progress_fraction?: number;
-}
+import type { JobEvent } from '../../../shared/events.schema.js';
 
 /** Puts a job event's status and progress on its item, and the overall progress with it. */
-export function applyJobEvent(b: Batch, jobId: string, ev: JobEvent): Batch {
+export function applyJobEvent(b: Batch, jobId: string, ev: Partial<Pick<JobEvent, 'status' | 'progress_stage' | 'progress_fraction'>>): Batch {
   if (!b.items.some((i) => i.job_id === jobId)) return b;
   const items = b.items.map((i) => {
     if (i.job_id !== jobId) return i;

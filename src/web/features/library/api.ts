@@ -378,12 +378,10 @@ export function useLibraryLiveUpdates(kinds: MediaKind[]): Record<string, number
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  useServerEvent('job', (data) => {
-    const ev = data as { id?: string; status?: string; progress_fraction?: number } | null;
-    if (!ev?.id) return;
+  useServerEvent('job', (ev) => {
     const id = ev.id;
     if (ev.status === 'queued' || ev.status === 'running') {
-      if (typeof ev.progress_fraction === 'number' && ev.status === 'running') {
+      if (ev.status === 'running') {
         const f = ev.progress_fraction;
         setProgress((p) => (p[id] === f ? p : { ...p, [id]: f }));
       }

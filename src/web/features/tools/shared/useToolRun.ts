@@ -419,13 +419,11 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
     [],
   );
 
-  useServerEvent('job', (raw) => {
-    const ev = raw as Partial<ToolJob> | null;
-    if (!ev || typeof ev.id !== 'string') return;
+  useServerEvent('job', (ev) => {
     const active = activeRef.current;
     if (!active || active.done || ev.id !== active.jobId) return;
-    if (ev.status) applyJob(active, { status: ev.status, progress_stage: ev.progress_stage ?? null, progress_fraction: ev.progress_fraction ?? 0 });
-    if (ev.status && ENDED.has(ev.status)) void fetchResult(active);
+    applyJob(active, ev);
+    if (ENDED.has(ev.status)) void fetchResult(active);
   });
 
   // Events may have been missed while the stream was down: ask for the job now.
