@@ -4,6 +4,14 @@ import type { Db, Queryable } from '../db/db.js';
 export const TOOL_RUN_QUEUE = 'tool-run';
 /** Batch items: the same runs, on workers of their own so single runs never wait behind a batch. */
 export const BATCH_RUN_QUEUE = 'batch-run';
+/**
+ * Runs whose source is a URL of another server wait here first: the source is fetched under its
+ * deadline by workers of their own, one per user at a time, and only then does the run go to a
+ * run queue. A source that hangs holds no slot of the workers that run tools.
+ */
+export const SOURCE_FETCH_QUEUE = 'source-fetch';
+/** Longer than any source deadline (SOURCE_FETCH_TIMEOUT_SECONDS is at most 120). */
+const SOURCE_FETCH_EXPIRE_SECONDS = 180;
 // Any constant works: the same for every process of the app (see migrate.ts for the other).
 const QUEUE_SCHEMA_LOCK_KEY = 727_002;
 const HAND_BACK_WAIT_MS = 10_000;
@@ -21,6 +29,11 @@ export interface ToolRunMessage {
   jobId: string;
   userId: string;
   timeLimitSeconds: number;
+}
+
+export interface SourceFetchMessage extends ToolRunMessage {
+  /** Where the run goes once its source is in: the batch queue or the single-run one. */
+  batchItem: boolean;
 }
 
 export interface QueueOptions {
@@ -90,6 +103,13 @@ export class JobQueue {
         deleteAfterSeconds: 7 * 86_400,
       });
     }
+    await boss.createQueue(SOURCE_FETCH_QUEUE, {
+      retryLimit: 1,
+      retryDelay: opts.retryDelaySeconds ?? 5,
+      heartbeatSeconds: opts.heartbeatSeconds ?? 30,
+      expireInSeconds: SOURCE_FETCH_EXPIRE_SECONDS,
+      deleteAfterSeconds: 86_400,
+    });
     // A slow or down SMTP server is retried with backoff; the request that wrote the mail never waits.
     await boss.createQueue(MAIL_QUEUE, {
       retryLimit: 4,
@@ -109,13 +129,28 @@ export class JobQueue {
   }
 
   /** Enqueues inside the caller's transaction; grouped by user for the per-user cap. */
-  async sendToolRun(message: ToolRunMessage, tx: Queryable, batchItem = false): Promise<void> {
+  async sendToolRun(message: ToolRunMessage, tx: Queryable, batchItem = false, fetchFirst = false): Promise<void> {
+    if (fetchFirst) {
+      const fetch: SourceFetchMessage = { ...message, batchItem };
+      await this.boss.send(SOURCE_FETCH_QUEUE, fetch, { id: message.jobId, group: { id: message.userId }, db: txDb(tx) });
+      return;
+    }
     await this.boss.send(batchItem ? BATCH_RUN_QUEUE : TOOL_RUN_QUEUE, message, {
       id: message.jobId,
       group: { id: message.userId },
       expireInSeconds: message.timeLimitSeconds,
       db: txDb(tx),
     });
+  }
+
+  /** A run whose source was fetched goes on to the run workers; a repeat for the same run is ignored. */
+  async sendFetchedRun(message: ToolRunMessage, batchItem: boolean): Promise<void> {
+    await this.boss.send(batchItem ? BATCH_RUN_QUEUE : TOOL_RUN_QUEUE, message, {
+      id: message.jobId,
+      group: { id: message.userId },
+      expireInSeconds: message.timeLimitSeconds,
+    });
+    this.wake();
   }
 
   /** Delivery of a stored mail, committed with tx when given. A second send of the same mail is ignored. */
@@ -138,6 +173,8 @@ export class JobQueue {
 
   async cancelToolRun(jobId: string, batchItem = false): Promise<void> {
     await this.boss.cancel(batchItem ? BATCH_RUN_QUEUE : TOOL_RUN_QUEUE, jobId);
+    // Still waiting for its source, or about to: the fetch worker sees it ended either way.
+    await this.boss.cancel(SOURCE_FETCH_QUEUE, jobId).catch(() => {});
   }
 
   private stopped = false;

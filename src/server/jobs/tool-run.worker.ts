@@ -7,7 +7,8 @@ import type { ToolsService } from '../features/tools/tools.service.js';
 import { generatedName, toolErrors } from '../features/tools/tools.service.js';
 import type { ToolMediaPort } from '../features/tools/tool-media.js';
 import { InvalidResultError } from '../tools/tool-definition.js';
-import { BATCH_RUN_QUEUE, TOOL_RUN_QUEUE, type JobQueue, type ToolRunMessage } from './queue.js';
+import { BATCH_RUN_QUEUE, SOURCE_FETCH_QUEUE, TOOL_RUN_QUEUE, type JobQueue, type SourceFetchMessage, type ToolRunMessage } from './queue.js';
+import type { ParsedInput } from '../tools/tool-definition.js';
 import { observeToolRun, type JobOutcome } from '../observability/metrics.js';
 import type { RunErrorCode } from '../../shared/admin-jobs.schema.js';
 
@@ -26,7 +27,15 @@ export interface WorkerDeps {
   perUserConcurrency: number;
   /** Attempts before a run that keeps failing is given up and refunded. */
   maxAttempts?: number;
+  /** Remote sources fetched at once in this process, ahead of their runs (default: SOURCE_FETCHES). */
+  fetchConcurrency?: number;
 }
+
+/**
+ * Remote sources fetched at once per process. Fetching is waiting on someone else's server, not
+ * work for our cores, so more than the run slots; one user has one fetch at a time.
+ */
+const SOURCE_FETCHES = 4;
 
 /** How often a running job checks whether it was cancelled or swept (from any process). */
 const STATUS_POLL_MS = 2_000;
@@ -65,6 +74,49 @@ export async function startToolWorkers(deps: WorkerDeps): Promise<void> {
     );
     deps.queue.workerIds.push(id);
   }
+  const fetchId = await deps.queue.boss.work<SourceFetchMessage>(
+    SOURCE_FETCH_QUEUE,
+    { batchSize: 1, localConcurrency: deps.fetchConcurrency ?? SOURCE_FETCHES, groupConcurrency: 1, pollingIntervalSeconds: 1 },
+    async ([message]) => {
+      try {
+        const fetched = fetchRunSource(message.data, deps);
+        deps.queue.track(fetched);
+        await fetched;
+      } finally {
+        deps.queue.wake();
+      }
+    },
+  );
+  deps.queue.workerIds.push(fetchId);
+}
+
+/**
+ * The stage before a run with a remote source: fetches it under SOURCE_FETCH_TIMEOUT_SECONDS
+ * without holding a run slot, then hands the run on. A source that cannot be had fails the run,
+ * refunded in the same transaction (it was charged when queued, never for work not done).
+ */
+export async function fetchRunSource(message: SourceFetchMessage, deps: WorkerDeps): Promise<void> {
+  const { tools, media, log } = deps;
+  const job = await tools.peek(message.jobId);
+  if (!job || job.status !== 'queued') return; // cancelled or swept meanwhile
+  const definition = tools.registry.find(job.tool);
+  const run: ToolRunMessage = { jobId: message.jobId, userId: message.userId, timeLimitSeconds: message.timeLimitSeconds };
+  // An unknown tool, or media that keeps nothing: the run worker deals with it as before.
+  if (!definition || !media.stageSource) return deps.queue.sendFetchedRun(run, message.batchItem);
+  try {
+    await media.stageSource(job.user_id, job.id, definition.sourceOf(job.input as ParsedInput), definition.info.input);
+  } catch (err) {
+    const code = failureCode(err);
+    log.warn({ jobId: job.id, tool: job.tool, error_code: code, reason: err instanceof Error ? err.message : String(err) }, `tool run failed: ${code}`);
+    await tools.settleFailure(job.id, 'failed', err instanceof ProviderError ? err.message : definition.info.failure, { code, from: ['queued'] });
+    return;
+  }
+  // Cancelled while its source came in: the end already dropped what was kept, or this does.
+  if (!(await tools.isQueued(job.id))) {
+    await media.discardStaged?.(job.user_id, job.id).catch(() => {});
+    return;
+  }
+  await deps.queue.sendFetchedRun(run, message.batchItem);
 }
 
 /**
@@ -155,7 +207,7 @@ export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps, stop
     const work = definition.execute(
       provider,
       job.input,
-      (ref, kind) => media.resolveInput(job.user_id, ref, kind, workDir),
+      (ref, kind) => media.resolveInput(job.user_id, ref, kind, workDir, job.id),
       ctx,
     );
     work.catch(() => {});

@@ -26,6 +26,8 @@ import {
   keyOwner,
   newObjectKeys,
   pendingKey,
+  stagedSourceKey,
+  StorageNotFoundError,
   type StorageDriver,
 } from '../../providers/storage/storage.js';
 import { libraryMessages as msg } from './library.messages.js';
@@ -441,6 +443,38 @@ export class LibraryService {
     const got = await this.storage.get(row.storage_path);
     await pipeline(got.stream, fs.createWriteStream(dest));
     return { path: dest, contentType: row.content_type, size: got.size, kind: row.kind, item: await this.toItem(row) };
+  }
+
+  /** Whether a run's source is a URL of another server: fetched over the network, under a deadline. */
+  isRemoteSource(itemIdOrUrl: string): boolean {
+    const ref = itemIdOrUrl.trim();
+    return !UUID_RE.test(ref) && this.storage.keyFromUrl(ref) === null;
+  }
+
+  /**
+   * Fetches a run's remote source (checked like an import) before the run takes a worker slot,
+   * and keeps it under the run's id for the run to read instead of fetching again.
+   */
+  async stageRemoteSource(userId: string, jobId: string, url: string, dir: string): Promise<LocalInput> {
+    const got = await this.readToLocalFile(userId, url, dir);
+    await this.storage.put(stagedSourceKey(userId, jobId), fs.createReadStream(got.path), { contentType: got.contentType, contentLength: got.size });
+    return got;
+  }
+
+  /** A run's staged source as a local file in dir, or null when none was staged. */
+  async readStagedSource(userId: string, jobId: string, dir: string): Promise<LocalInput | null> {
+    const got = await this.storage.get(stagedSourceKey(userId, jobId)).catch((err: unknown) => {
+      if (err instanceof StorageNotFoundError) return null;
+      throw err;
+    });
+    if (!got) return null;
+    const dest = path.join(dir, `input-${randomUUID()}.${extensionFor(got.contentType)}`);
+    await pipeline(got.stream, fs.createWriteStream(dest));
+    return { path: dest, contentType: got.contentType, size: got.size, kind: got.contentType.startsWith('video/') ? 'video' : 'image' };
+  }
+
+  async discardStagedSource(userId: string, jobId: string): Promise<void> {
+    await this.storage.delete(stagedSourceKey(userId, jobId));
   }
 
   /**

@@ -1,3 +1,6 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { AppError } from '../../http/errors.js';
 import { ProviderError } from '../../providers/ai/ai-provider.js';
 import type { LibraryService } from '../library/library.service.js';
@@ -7,10 +10,11 @@ import { sourceMessages } from '../../../shared/messages.js';
 /** Tool runs read inputs from, and save results to, the media library. */
 export function libraryMediaPort(library: LibraryService): ToolMediaPort {
   return {
-    async resolveInput(userId, ref, kind, dir) {
+    async resolveInput(userId, ref, kind, dir, jobId) {
       let input;
       try {
-        input = await library.readToLocalFile(userId, ref, dir);
+        const staged = jobId && library.isRemoteSource(ref) ? await library.readStagedSource(userId, jobId, dir) : null;
+        input = staged ?? (await library.readToLocalFile(userId, ref, dir));
       } catch (err) {
         // A bad input will not get better on a retry: fail the run (refunded) with the reason.
         if (err instanceof AppError) throw new ProviderError(err.message, err.code === 'unavailable');
@@ -27,6 +31,25 @@ export function libraryMediaPort(library: LibraryService): ToolMediaPort {
     },
 
     checkSource: (userId, ref, kind) => library.checkSource(userId, ref, kind),
+
+    isRemoteSource: (ref) => library.isRemoteSource(ref),
+
+    async stageSource(userId, jobId, ref, kind) {
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), `source-${jobId.slice(0, 8)}-`));
+      try {
+        const got = await library.stageRemoteSource(userId, jobId, ref, dir);
+        if (got.kind !== kind) throw new ProviderError(sourceMessages.wrongKind(kind));
+      } catch (err) {
+        if (err instanceof AppError) throw new ProviderError(err.message, err.code === 'unavailable');
+        throw err;
+      } finally {
+        await fs.rm(dir, { recursive: true, force: true }).catch(() => {});
+      }
+    },
+
+    async discardStaged(userId, jobId) {
+      await library.discardStagedSource(userId, jobId);
+    },
 
     async saveResult(input) {
       const item = await library.saveGeneratedItem({

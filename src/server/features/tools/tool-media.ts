@@ -15,7 +15,19 @@ export interface ToolMediaPort {
     ref: string,
     kind: 'image' | 'video',
     dir: string,
+    /** The run: a remote source it had fetched before it started is read from where it was kept. */
+    jobId?: string,
   ): Promise<{ media: LocalMedia; originalUrl: string; itemId: string | null }>;
+
+  /** Whether the source is fetched from another server (such a run has its source fetched before it starts). */
+  isRemoteSource?(ref: string): boolean;
+  /**
+   * Fetches a run's remote source under the source deadline and keeps it for the run. Throws
+   * ProviderError (retryable or not) when the source cannot be had: the run fails, refunded.
+   */
+  stageSource?(userId: string, jobId: string, ref: string, kind: 'image' | 'video'): Promise<void>;
+  /** Drops what stageSource kept (the run ended). */
+  discardStaged?(userId: string, jobId: string): Promise<void>;
 
   /**
    * Refuses, before any charge, a source the run could only fail on: a library item or link that

@@ -210,7 +210,9 @@ export class ToolsService {
       },
       tx,
     );
-    await this.queue.sendToolRun({ jobId: job.id, userId: run.userId, timeLimitSeconds: tool.timeLimitSeconds }, tx, !!run.batch);
+    // A source on another server is fetched before the run takes a worker slot (decision 027).
+    const fetchFirst = this.media.isRemoteSource?.(run.definition.sourceOf(run.input)) ?? false;
+    await this.queue.sendToolRun({ jobId: job.id, userId: run.userId, timeLimitSeconds: tool.timeLimitSeconds }, tx, !!run.batch, fetchFirst);
     // This process's idle workers look at once, when the job is there to be seen.
     tx.afterCommit(() => this.queue.wake());
     return job;
@@ -495,9 +497,26 @@ export class ToolsService {
   }
 
   private async afterEnd(job: repo.ToolJobRow): Promise<void> {
+    await this.discardStagedSource(job);
     for (const wake of this.finished.get(job.id) ?? []) wake();
     await this.publish(job);
     for (const listener of this.endListeners) await Promise.resolve(listener(job)).catch(() => {});
+  }
+
+  /** The fetched copy of a remote source lives as long as its run. */
+  private async discardStagedSource(job: repo.ToolJobRow): Promise<void> {
+    const definition = this.registry.find(job.tool);
+    if (!definition || !this.media.discardStaged || !this.media.isRemoteSource) return;
+    try {
+      if (this.media.isRemoteSource(definition.sourceOf(job.input as ParsedInput))) await this.media.discardStaged(job.user_id, job.id);
+    } catch {
+      // An input that no longer parses had nothing staged; a storage hiccup leaves a small file behind.
+    }
+  }
+
+  /** Whether a run is still waiting for a worker (not cancelled, swept or started meanwhile). */
+  async isQueued(jobId: string): Promise<boolean> {
+    return (await repo.jobStatus(this.db, jobId)) === 'queued';
   }
 
   private async publish(job: repo.ToolJobRow): Promise<void> {

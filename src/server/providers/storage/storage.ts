@@ -117,6 +117,8 @@ export function newObjectKeys(userId: string, ext: string, jobId?: string): { ke
 export const pendingKey = (userId: string, jobId: string, ext = 'mp4') => `${userId}/pending/${jobId}.${ext}`;
 export const isPendingPath = (storagePath: string) => storagePath.includes('pending/');
 export const keyOwner = (key: string) => key.split('/')[0];
+/** A run's remote source, fetched before the run starts and read by it (kept until the run ends). */
+export const stagedSourceKey = (userId: string, jobId: string) => `${userId}/sources/${jobId}`;
 
 /**
  * `Content-Disposition` that cannot break out of the header: an ASCII
