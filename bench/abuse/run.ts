@@ -15,7 +15,11 @@
  *   4. after the rounds, a reset-password flood (made-up links, half from one
  *      address, half from addresses of their own): /api/health p95 during it
  *      against idle, in the same run (target: at most 2x). Before issue 22
- *      every such reset hashed the new password (argon2) first.
+ *      every such reset hashed the new password (argon2) first;
+ *   5. another user's run wait while one user has six runs queued whose URL
+ *      source never answers, against the same wait idle (target: p99 at most
+ *      2x), on the embedded database and, when DATABASE_URL is set, on a fresh
+ *      database of that Postgres server, in the same run (fairness.ts).
  *
  * The attack runs in ROUNDS rounds, each against a fresh victim and uploader,
  * from new connections (attacker.ts), and preceded by its own idle samples,
@@ -33,6 +37,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
+import { measureWait, type WaitRow } from './fairness.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SIGN_INS = 1000;
@@ -199,6 +204,14 @@ async function resetFlood() {
   return ratio;
 }
 
+function reportWait(row: WaitRow) {
+  const ratio = pct(row.during, 0.99) / pct(row.idle, 0.99);
+  console.log(
+    `another user's run behind ${6} hanging runs (${row.database}): wait p99 idle ${ms(pct(row.idle, 0.99))}, with the hanging runs queued ${ms(pct(row.during, 0.99))} (${row.during.length} runs each): ${ratio.toFixed(2)}x (target <= 2x); median ${ms(pct(row.idle, 0.5))} -> ${ms(pct(row.during, 0.5))}; load average ${os.loadavg()[0]!.toFixed(1)}`,
+  );
+  return ratio;
+}
+
 function report(label: string, idle: number[], during: number[]) {
   const ratio = pct(during, 0.99) / pct(idle, 0.99);
   console.log(
@@ -206,7 +219,22 @@ function report(label: string, idle: number[], during: number[]) {
   );
 }
 
+/** Only the fairness row (BENCH_ABUSE_ROWS=fairness): it starts servers of its own. */
+const onlyFairness = process.env.BENCH_ABUSE_ROWS === 'fairness';
+
+async function fairnessRows() {
+  reportWait(await measureWait(root, image));
+  if (process.env.DATABASE_URL) reportWait(await measureWait(root, image, process.env.DATABASE_URL));
+  else console.log('another user\'s run behind 6 hanging runs (Postgres): skipped, set DATABASE_URL to measure it');
+}
+
 try {
+  if (onlyFairness) {
+    server.kill('SIGTERM');
+    await fairnessRows();
+    stop();
+    process.exit(0);
+  }
   await waitReady();
   const readerToken = await signUp('reader@bench.test');
   for (let i = 0; i < 24; i++) await uploadOnce(readerToken);
@@ -225,6 +253,7 @@ try {
   await reader.close();
   report(`all ${ROUNDS} rounds`, rounds.flatMap((r) => r.idle), rounds.flatMap((r) => r.during));
   await resetFlood();
+  await fairnessRows();
   const ok = rounds.every((r) => r.checked <= 10 && r.stored <= UPLOADS_PER_HOUR);
   console.log(ok ? 'limits held in every round' : 'LIMITS DID NOT HOLD');
   stop();
