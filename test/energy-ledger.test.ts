@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { raceTest } from './helpers/test-db.js';
 import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
-import { AppError } from '../src/server/http/errors.js';
+import { AppError } from '../src/server/core/errors.js';
 import { insufficientEnergyMessage } from '../src/shared/messages.js';
 import { one, type Tx } from '../src/server/db/db.js';
 

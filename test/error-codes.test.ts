@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES, errorStatus } from '../src/server/http/errors.js';
+import { ERROR_CODES, errorStatus } from '../src/server/core/errors.js';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 
 /**

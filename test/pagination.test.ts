@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createdKey, decodeCursor, encodeCursor, pageOf, seqKey } from '../src/server/http/cursor.js';
-import { AppError } from '../src/server/http/errors.js';
+import { createdKey, decodeCursor, encodeCursor, pageOf, seqKey } from '../src/server/core/cursor.js';
+import { AppError } from '../src/server/core/errors.js';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 
 /**

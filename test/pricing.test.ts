@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
-import { AppError } from '../src/server/http/errors.js';
+import { AppError } from '../src/server/core/errors.js';
 import { BUNDLES } from '../src/shared/bundles.js';
 import { DEFAULT_TOOL_PRICES, TOOL_CATALOG, TOOL_NAMES, effectiveCost } from '../src/shared/pricing.js';
 import type { ToolPricing } from '../src/shared/pricing.schema.js';

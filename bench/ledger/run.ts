@@ -14,7 +14,7 @@ import { migrate } from '../../src/server/db/migrate.js';
 import { openPostgres } from '../../src/server/db/postgres.js';
 import { EnergyService } from '../../src/server/features/energy/energy.service.js';
 import * as energyRepo from '../../src/server/features/energy/energy.repo.js';
-import { AppError } from '../../src/server/http/errors.js';
+import { AppError } from '../../src/server/core/errors.js';
 
 const OPS = 1000;
 const USERS = 100;

@@ -1,7 +1,7 @@
 import { bootContext, configOrExit } from './boot.js';
 import { DependencyError } from './lifecycle/dependency-checks.js';
 import { DataDirBusyError } from './db/data-dir-lock.js';
-import { AppError } from './http/errors.js';
+import { AppError } from './core/errors.js';
 import { backupCommand, restoreCommand } from './ops/backup-commands.js';
 import { migrateToCommand } from './ops/migrate-to.js';
 import { RestoreError } from './ops/restore.js';

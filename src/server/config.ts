@@ -4,7 +4,6 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import type { ToolEndpoint } from '../shared/tools.js';
 import { isPublicAddress, parseAddressPort } from './net/ip-policy.js';
 import { PRODUCT_NAME } from '../shared/constants.js';
 
@@ -81,12 +80,8 @@ const envSchema = z
     FAL_KEY: z.string().min(1).optional(),
     /** Replaces all three fal hosts (queue, REST/storage, run): a local fake in contract tests. */
     FAL_API_BASE: z.string().url().optional(),
-    /** Per-tool provider, e.g. AI_PROVIDER_FAL_IMAGE_TO_VIDEO=fal. */
-    AI_PROVIDER_FAL_IMAGE_EDITOR: z.enum(['local', 'fal']).optional(),
-    AI_PROVIDER_FAL_IMAGE_RESTORE: z.enum(['local', 'fal']).optional(),
-    AI_PROVIDER_FAL_UPSCALER: z.enum(['local', 'fal']).optional(),
-    AI_PROVIDER_FAL_IMAGE_TO_VIDEO: z.enum(['local', 'fal']).optional(),
-    AI_PROVIDER_FAL_VIDEO_UPSCALER: z.enum(['local', 'fal']).optional(),
+    // Per-tool providers (AI_PROVIDER_<TOOL>, e.g. AI_PROVIDER_FAL_IMAGE_TO_VIDEO=fal) are read by aiProviderSettingsOf:
+    // one per registered tool, so a new tool needs no line here.
     /** Run tool workers in the app process (a separate `npm run worker` needs DATABASE_URL). */
     RUN_WORKERS: z
       .enum(['true', 'false'])
@@ -184,10 +179,8 @@ const envSchema = z
         message: 'set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (default AWS credentials)',
       });
     }
-    for (const [key, value] of Object.entries(env)) {
-      if (key.startsWith('AI_PROVIDER') && value === 'fal' && !env.FAL_KEY) {
-        ctx.addIssue({ code: 'custom', path: [key], message: "is 'fal' but FAL_KEY is not set" });
-      }
+    if (env.AI_PROVIDER === 'fal' && !env.FAL_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['AI_PROVIDER'], message: "is 'fal' but FAL_KEY is not set" });
     }
     if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['STRIPE_WEBHOOK_SECRET'], message: 'is required with STRIPE_SECRET_KEY' });
@@ -240,8 +233,8 @@ export interface Config extends Omit<Env, 'APP_SECRET'> {
   dataDir: string;
   publicUrl: string;
   isProduction: boolean;
-  /** The provider each tool runs on (by endpoint); a tool not listed runs on defaultAiProvider. */
-  aiProviders: Readonly<Record<string, 'local' | 'fal'>>;
+  /** Per-tool provider settings by variable name (AI_PROVIDER_<TOOL>); a tool without one runs on defaultAiProvider. */
+  aiProviders: Readonly<Record<string, AiProviderName>>;
   defaultAiProvider: 'local' | 'fal';
   workerConcurrency: number;
   batchConcurrency: number;
@@ -266,8 +259,10 @@ export function parseConfig(source: Record<string, string | undefined> = process
   // Empty strings mean "not set" (a common shell habit: FOO= npm start).
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
   const result = envSchema.safeParse(cleaned);
-  if (!result.success) {
-    const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+  const perTool = aiProviderSettingsOf(cleaned);
+  if (!result.success || !perTool.success) {
+    const issues = [...(result.success ? [] : result.error.issues), ...(perTool.success ? [] : perTool.error.issues)];
+    const lines = issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const env = result.data;
@@ -284,7 +279,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
     dataDir,
     publicUrl,
     isProduction: env.NODE_ENV === 'production',
-    aiProviders: aiProvidersOf(env),
+    aiProviders: perTool.data,
     defaultAiProvider: env.AI_PROVIDER ?? (env.FAL_KEY ? 'fal' : 'local'),
     workerConcurrency: env.WORKER_CONCURRENCY ?? Math.max(1, os.availableParallelism()),
     batchConcurrency: env.BATCH_CONCURRENCY ?? env.WORKER_CONCURRENCY ?? Math.max(1, os.availableParallelism()),
@@ -357,13 +352,29 @@ function exposureOf(env: Env): string | null {
   return `on the public address ${env.PUBLIC_URL}`;
 }
 
-function aiProvidersOf(env: Env): Record<ToolEndpoint, 'local' | 'fal'> {
-  const base = env.AI_PROVIDER ?? (env.FAL_KEY ? 'fal' : 'local');
-  return {
-    'fal-image-editor': env.AI_PROVIDER_FAL_IMAGE_EDITOR ?? base,
-    'fal-image-restore': env.AI_PROVIDER_FAL_IMAGE_RESTORE ?? base,
-    'fal-upscaler': env.AI_PROVIDER_FAL_UPSCALER ?? base,
-    'fal-image-to-video': env.AI_PROVIDER_FAL_IMAGE_TO_VIDEO ?? base,
-    'fal-video-upscaler': env.AI_PROVIDER_FAL_VIDEO_UPSCALER ?? base,
-  };
+const aiProviderName = z.enum(['local', 'fal']);
+type AiProviderName = z.infer<typeof aiProviderName>;
+const AI_PROVIDER_SETTING = /^AI_PROVIDER_[A-Z0-9_]+$/;
+
+/** Every AI_PROVIDER_<TOOL> set, checked like the other settings (the tools they name are checked at start, against the registry). */
+function aiProviderSettingsOf(source: Record<string, string | undefined>) {
+  const settings = Object.fromEntries(Object.entries(source).filter(([key]) => AI_PROVIDER_SETTING.test(key)));
+  return z
+    .record(z.string(), aiProviderName)
+    .superRefine((map, ctx) => {
+      for (const [key, value] of Object.entries(map)) {
+        if (value === 'fal' && !source.FAL_KEY) ctx.addIssue({ code: 'custom', path: [key], message: "is 'fal' but FAL_KEY is not set" });
+      }
+    })
+    .safeParse(settings);
+}
+
+/** The setting that picks a tool's provider: fal-image-to-video is AI_PROVIDER_FAL_IMAGE_TO_VIDEO. */
+export function aiProviderSetting(endpoint: string): string {
+  return `AI_PROVIDER_${endpoint.toUpperCase().replace(/-/g, '_')}`;
+}
+
+/** Which provider runs a tool: its own setting, else AI_PROVIDER (else fal with FAL_KEY, else local). */
+export function aiProviderOf(config: Pick<Config, 'aiProviders' | 'defaultAiProvider'>, endpoint: string): AiProviderName {
+  return config.aiProviders[aiProviderSetting(endpoint)] ?? config.defaultAiProvider;
 }

@@ -9326,7 +9326,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    tool: "fal-upscaler" | "fal-image-restore" | "fal-image-editor";
+                    tool: "fal-image-editor" | "fal-image-restore" | "fal-upscaler";
                     /** @default {} */
                     settings?: {
                         [key: string]: unknown;
@@ -9344,7 +9344,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        tool: "fal-upscaler" | "fal-image-restore" | "fal-image-editor";
+                        tool: "fal-image-editor" | "fal-image-restore" | "fal-upscaler";
                         item_count: number;
                         unit_cost: number;
                         total_cost: number;
@@ -9443,7 +9443,7 @@ export interface operations {
                         items: {
                             id: string;
                             /** @enum {string} */
-                            tool: "fal-upscaler" | "fal-image-restore" | "fal-image-editor";
+                            tool: "fal-image-editor" | "fal-image-restore" | "fal-upscaler";
                             settings: {
                                 [key: string]: unknown;
                             };
@@ -9525,7 +9525,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    tool: "fal-upscaler" | "fal-image-restore" | "fal-image-editor";
+                    tool: "fal-image-editor" | "fal-image-restore" | "fal-upscaler";
                     /** @default {} */
                     settings?: {
                         [key: string]: unknown;
@@ -9544,7 +9544,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         /** @enum {string} */
-                        tool: "fal-upscaler" | "fal-image-restore" | "fal-image-editor";
+                        tool: "fal-image-editor" | "fal-image-restore" | "fal-upscaler";
                         settings: {
                             [key: string]: unknown;
                         };
@@ -9708,7 +9708,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         /** @enum {string} */
-                        tool: "fal-upscaler" | "fal-image-restore" | "fal-image-editor";
+                        tool: "fal-image-editor" | "fal-image-restore" | "fal-upscaler";
                         settings: {
                             [key: string]: unknown;
                         };
@@ -9827,7 +9827,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         /** @enum {string} */
-                        tool: "fal-upscaler" | "fal-image-restore" | "fal-image-editor";
+                        tool: "fal-image-editor" | "fal-image-restore" | "fal-upscaler";
                         settings: {
                             [key: string]: unknown;
                         };
@@ -9987,7 +9987,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         /** @enum {string} */
-                        tool: "fal-upscaler" | "fal-image-restore" | "fal-image-editor";
+                        tool: "fal-image-editor" | "fal-image-restore" | "fal-upscaler";
                         settings: {
                             [key: string]: unknown;
                         };

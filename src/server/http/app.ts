@@ -42,7 +42,7 @@ import { APP_VERSION } from '../version.js';
 import { inputMessages, messages } from '../../shared/messages.js';
 import { healthResponse, healthUnavailable, notReadyResponse, readyResponse } from '../../shared/health.schema.js';
 import { apiReferenceOptions } from './api-reference.js';
-import { AppError } from './errors.js';
+import { AppError } from '../core/errors.js';
 import { fromFrameworkError } from './framework-errors.js';
 import { registerAuthGuard } from './auth-context.js';
 import { logAccess } from './access-log.js';

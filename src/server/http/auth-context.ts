@@ -3,7 +3,7 @@ import { SESSION_COOKIE, SESSION_TTL_DAYS } from '../../shared/constants.js';
 import { accountMessages, messages } from '../../shared/messages.js';
 import { apiKeyMessages } from '../../shared/api-keys.schema.js';
 import type { AuthService, AuthenticatedUser } from '../features/auth/auth.service.js';
-import { AppError } from './errors.js';
+import { AppError } from '../core/errors.js';
 import { isApiKeyToken } from '../features/api-keys/api-key-token.js';
 
 const resolved = new WeakMap<FastifyRequest, Promise<AuthenticatedUser | null>>();

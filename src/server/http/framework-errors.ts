@@ -1,5 +1,5 @@
 import { inputMessages, messages } from '../../shared/messages.js';
-import { AppError, ERROR_CODES, errorStatus, type ErrorCode } from './errors.js';
+import { AppError, ERROR_CODES, errorStatus, type ErrorCode } from '../core/errors.js';
 
 /** Fastify's own refusals, in our codes: no framework name reaches a caller. */
 const FRAMEWORK_CODES: Record<string, ErrorCode> = {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { inputMessages } from '../../shared/messages.js';
-import { AppError } from './errors.js';
+import { AppError } from '../core/errors.js';
 
 /** Deeper than any request of ours; bounds the walk (and the work a body can cause). */
 const MAX_DEPTH = 32;

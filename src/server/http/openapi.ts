@@ -4,7 +4,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { PRODUCT_NAME, SESSION_COOKIE } from '../../shared/constants.js';
 import { APP_VERSION } from '../version.js';
 import { API_QUICK_START } from './api-quick-start.js';
-import { ERROR_CODES } from './errors.js';
+import { ERROR_CODES } from '../core/errors.js';
 
 /**
  * The OpenAPI document, built from the routes: each route writes its summary,

@@ -33,7 +33,7 @@ export interface ToolRuntime {
 export async function startToolRuntime(ctx: AppContext, opts: ToolRuntimeOptions): Promise<ToolRuntime> {
   const { registry, queue, tools, ai } = ctx.services;
   await registry.seedPrices(ctx.db);
-  await registry.verify(ctx.db, ai.providerFor);
+  await registry.verify(ctx.db, ai.providerFor, Object.keys(ctx.config.aiProviders));
   await queue.start({
     heartbeatSeconds: opts.heartbeatSeconds,
     retryDelaySeconds: opts.retryDelaySeconds,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../core/errors.js';
 import { writeBackup } from './backup-archive.js';
 import { BACKUP_TOKEN_HEADER, BackupTokens } from './remote-backup.js';
 

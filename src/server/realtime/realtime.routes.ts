@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { requireUser } from '../http/auth-context.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../core/errors.js';
 import type { AppContext } from '../app-context.js';
 import type { RealtimeEvent, RealtimeSink } from './realtime-hub.js';
 import { eventStreamAnswer } from '../http/openapi.js';

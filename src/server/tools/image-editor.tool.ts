@@ -21,6 +21,7 @@ export const imageEditorTool = defineTool({
   result: editorResult,
   response: editorResponse,
   source: (input) => input.image_url,
+  batch: true,
   supports: (provider) => typeof provider.editImage === 'function',
   // What the local editor cannot do (or needs a generative model for) is refused before any charge, with how it read the request.
   refuse: (provider, input) => {

@@ -10,6 +10,7 @@ export const imageRestoreTool = defineTool({
   result: restoreResult,
   response: restoreResponse,
   source: (input) => input.image_url,
+  batch: true,
   supports: (provider) => typeof provider.restoreImage === 'function',
   async run(provider, input, image, ctx) {
     // A target size chooses the upscaling: the smallest that reaches it, never past 4x.

@@ -67,6 +67,8 @@ export interface ToolSpec<I extends object, R extends BaseResult, A extends obje
   interpret?: ToolInterpretation<unknown, unknown>;
   /** A library entry shown while the run goes on (long runs); the prompt names it. */
   pending?(input: I): { prompt: string };
+  /** Runs over many library images in one batch: each image goes in as `image_url`, the other fields are the batch's settings. */
+  batch?: boolean;
 }
 
 export type ParsedInput = Record<string, unknown>;
@@ -95,6 +97,8 @@ export interface Tool {
   /** The prompt of a pending library entry, when the tool keeps one. */
   pendingPrompt(input: ParsedInput): string | null;
   readonly hasPending: boolean;
+  /** Offered by batches (POST /api/batches). */
+  readonly batch: boolean;
 }
 
 /** A provider answered something the tool's result schema refuses: the run fails (refunded), not retried. */
@@ -128,6 +132,7 @@ export function defineTool<I extends object, R extends BaseResult, A extends obj
     info: spec.info,
     schemas: { input: spec.input, result: spec.result, response: spec.response },
     hasPending: !!spec.pending,
+    batch: !!spec.batch && spec.info.input === 'image',
     parseInput(body) {
       const parsed = spec.input.safeParse(body ?? {});
       return parsed.success

@@ -10,6 +10,7 @@ export const upscalerTool = defineTool({
   result: upscalerResult,
   response: upscalerResponse,
   source: (input) => input.image_url,
+  batch: true,
   supports: (provider) => typeof provider.upscaleImage === 'function',
   async run(provider, input, image, ctx) {
     // A target size chooses the scale: the smallest that reaches it, never past 8x.

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import Bowser from 'bowser';
 import type { Db, Tx } from '../../db/db.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import type { StorageDriver } from '../../providers/storage/storage.js';
 import { normalizeEmail } from '../../../shared/registration.js';
 import {

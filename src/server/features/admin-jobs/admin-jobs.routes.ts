@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAdmin } from '../../http/auth-context.js';
 import type { AppContext } from '../../app-context.js';
-import { cursorParam } from '../../http/cursor.js';
+import { cursorParam } from '../../core/cursor.js';
 import { apiError } from '../../../shared/api-error.js';
 import { pageSchema } from '../../../shared/page.schema.js';
 import { ADMIN_JOB_STATUSES, CHART_DAYS, RUN_ERROR_CODES, adminChartsSchema, adminJobActionSchema, adminJobSchema, failureRatesSchema } from '../../../shared/admin-jobs.schema.js';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/db.js';
-import { AppError } from '../../http/errors.js';
-import { decodeOptionalCursor, pageOf, seqKey } from '../../http/cursor.js';
+import { AppError } from '../../core/errors.js';
+import { decodeOptionalCursor, pageOf, seqKey } from '../../core/cursor.js';
 import type { Page } from '../../../shared/page.schema.js';
 import { adminJobMessages, type AdminJob, type AdminJobAction, type FailureRates, type AdminCharts } from '../../../shared/admin-jobs.schema.js';
 import type { AuthenticatedUser } from '../auth/auth.service.js';

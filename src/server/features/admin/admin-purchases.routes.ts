@@ -6,7 +6,7 @@ import type { AppContext } from '../../app-context.js';
 import { apiError } from '../../../shared/api-error.js';
 import { adminPurchaseDetailSchema, adminPurchaseSchema, refundBody, refundResultSchema } from '../../../shared/purchases.schema.js';
 import { pageSchema } from '../../../shared/page.schema.js';
-import { cursorParam } from '../../http/cursor.js';
+import { cursorParam } from '../../core/cursor.js';
 import { AdminPurchasesService } from './admin-purchases.service.js';
 
 const purchaseParams = z.object({ id: z.string().max(255) });

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/db.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import type { AuthenticatedUser } from '../auth/auth.service.js';
 import type { PaymentsService } from '../payments/payments.service.js';
 import type { RefundResult } from '../../../shared/purchases.schema.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from '../../../shared/constants.js';
-import { AppError } from '../../http/errors.js';
-import { cursorParam } from '../../http/cursor.js';
+import { AppError } from '../../core/errors.js';
+import { cursorParam } from '../../core/cursor.js';
 
 /** requirements §8 admin words, plus precise validation messages for the pricing form. */
 export const adminMessages = {

@@ -1,7 +1,7 @@
 import type { Db, Queryable } from '../../db/db.js';
 import { z } from 'zod';
-import { AppError } from '../../http/errors.js';
-import { decodeOptionalCursor, pageOf, seqKey } from '../../http/cursor.js';
+import { AppError } from '../../core/errors.js';
+import { decodeOptionalCursor, pageOf, seqKey } from '../../core/cursor.js';
 import type { Page } from '../../../shared/page.schema.js';
 import type { AdminUser, GrantResult, RoleResult, SuspensionResult } from '../../../shared/admin-users.schema.js';
 import type { AuditEntry, PlatformSummary, PricingUpdateResult } from '../../../shared/admin.schema.js';

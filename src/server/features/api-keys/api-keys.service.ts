@@ -1,5 +1,5 @@
 import type { Db } from '../../db/db.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import type { AuthenticatedUser } from '../auth/auth.service.js';
 import { API_KEYS_PER_USER, apiKeyMessages, type ApiKey, type CreatedApiKey } from '../../../shared/api-keys.schema.js';
 import * as repo from './api-keys.repo.js';

@@ -1,5 +1,5 @@
 import type { Db, Queryable, Tx } from '../../db/db.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { messages, suspensionMessages } from '../../../shared/messages.js';
 import { SESSION_SEEN_INTERVAL_SECONDS, SESSION_TTL_DAYS, type Role } from '../../../shared/constants.js';
 import type { AuthResponse, SignInBody, SignUpBody } from '../../../shared/auth.schema.js';

@@ -1,4 +1,4 @@
-import type { BatchItemStatus, BatchSummary, BatchTool } from '../../../shared/batch.schema.js';
+import type { BatchItemStatus, AnyBatchSummary as BatchSummary } from '../../../shared/batch.schema.js';
 import type { ToolJobRow } from '../tools/tools.repo.js';
 import type { BatchRow } from './batches.repo.js';
 
@@ -41,7 +41,7 @@ export function summarize(batch: BatchRow, jobs: ToolJobRow[], perItemSeconds: n
   const eta = !ended && perItemSeconds !== null ? Math.round((perItemSeconds * left) / Math.max(1, Math.min(workers, open))) : null;
   return {
     id: batch.id,
-    tool: batch.tool as BatchTool,
+    tool: batch.tool,
     settings: batch.settings,
     status: ended ? 'done' : 'running',
     item_count: current.length,

@@ -3,10 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { requireUser } from '../../http/auth-context.js';
-import { cursorParam } from '../../http/cursor.js';
+import { cursorParam } from '../../core/cursor.js';
 import { apiError } from '../../../shared/api-error.js';
 import { runLimit } from '../limits/route-limits.js';
-import { batch, batchEstimate, batchList, batchRequest, batchShortfall } from '../../../shared/batch.schema.js';
+import { batchSchemasFor, batchShortfall } from '../../../shared/batch.schema.js';
 import { fileAnswer } from '../../http/openapi.js';
 
 const batchParams = z.object({ id: z.string().max(64) });
@@ -25,7 +25,9 @@ const listQuery = z.object({
  */
 export const batchesRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { auth, batches } = ctx.services;
+  const { auth, batches, registry } = ctx.services;
+  // The tools offered are those of the registry that declare `batch` (a registry without any refuses every batch).
+  const { request: batchRequest, estimate: batchEstimate, batch, list: batchList } = batchSchemasFor(registry.batchEndpoints as [string, ...string[]]);
   // A batch start counts as one run start against the per-minute limit it shares with the tools.
   const perMinute = ctx.config.TOOL_RUNS_PER_MINUTE;
   const rateLimit = runLimit(perMinute, 'idempotency-key');

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Db } from '../../db/db.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import type { AuthenticatedUser } from '../auth/auth.service.js';
 import type { EnergyService } from '../energy/energy.service.js';
 import type { PricingService, ToolPrice } from '../pricing/pricing.service.js';
@@ -10,18 +10,17 @@ import type { RealtimeHub } from '../../realtime/realtime-hub.js';
 import { checkedIdempotencyKey, requestHashOf, toolErrors, type ToolsService } from '../tools/tools.service.js';
 import type { ToolJobRow } from '../tools/tools.repo.js';
 import type { ParsedInput, Tool } from '../../tools/tool-definition.js';
-import { TOOLS, targetRefusal, type ToolEndpoint } from '../../../shared/tools.js';
+import { targetRefusal } from '../../../shared/tools.js';
 import type { OutputOptions } from '../../../shared/output.js';
 import {
   BATCH_EVENT,
   batchMessages,
-  type Batch,
-  type BatchEstimate,
+  type AnyBatch as Batch,
+  type AnyBatchEstimate as BatchEstimate,
   type BatchItem,
-  type BatchSummary,
-  type BatchTool,
+  type AnyBatchSummary as BatchSummary,
 } from '../../../shared/batch.schema.js';
-import { decodeOptionalCursor, pageOf, seqKey } from '../../http/cursor.js';
+import { decodeOptionalCursor, pageOf, seqKey } from '../../core/cursor.js';
 import type { CountedPage } from '../../../shared/page.schema.js';
 import type { ServerEventData } from '../../../shared/events.schema.js';
 import { batchArchive } from './batch-archive.js';
@@ -31,7 +30,7 @@ import * as repo from './batches.repo.js';
 type Caller = Pick<AuthenticatedUser, 'id' | 'role'>;
 
 export interface BatchInput {
-  tool: BatchTool;
+  tool: string;
   settings: Record<string, unknown>;
   items: string[];
 }
@@ -185,7 +184,7 @@ export class BatchesService {
 
   private toolOf(endpoint: string): Tool {
     const definition = this.tools.registry.find(endpoint);
-    if (!definition) throw new AppError('validation', batchMessages.toolRequired);
+    if (!definition?.batch) throw new AppError('validation', batchMessages.toolRequired);
     return definition;
   }
 
@@ -264,8 +263,9 @@ export class BatchesService {
 
   /** Seconds one run of the tool takes here: the estimates history, else the middle of the published range. */
   private async expectedSeconds(tool: string): Promise<number | null> {
-    if (!(tool in TOOLS)) return null;
-    const estimate = await this.estimates.estimate(tool as ToolEndpoint);
+    const definition = this.tools.registry.find(tool);
+    if (!definition) return null;
+    const estimate = await this.estimates.estimate(definition);
     return estimate.median_seconds ?? midpointOf(estimate.text);
   }
 

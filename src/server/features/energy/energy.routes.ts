@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { requireUser } from '../../http/auth-context.js';
 import type { AppContext } from '../../app-context.js';
 import { TRANSACTIONS_SHOWN } from '../../../shared/constants.js';
-import { cursorParam } from '../../http/cursor.js';
+import { cursorParam } from '../../core/cursor.js';
 import { energyTransactionSchema } from '../../../shared/energy.schema.js';
 import { pageSchema } from '../../../shared/page.schema.js';
 

@@ -1,6 +1,6 @@
 import type { Db, Queryable, Tx } from '../../db/db.js';
-import { AppError } from '../../http/errors.js';
-import { decodeOptionalCursor, pageOf, seqKey } from '../../http/cursor.js';
+import { AppError } from '../../core/errors.js';
+import { decodeOptionalCursor, pageOf, seqKey } from '../../core/cursor.js';
 import type { Page } from '../../../shared/page.schema.js';
 import type { EnergyTransaction } from '../../../shared/energy.schema.js';
 import { insufficientEnergyMessage, owedMessages } from '../../../shared/messages.js';

@@ -2,10 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
-import { TOOLS, type ToolEndpoint } from '../../../shared/tools.js';
 import { EstimatesService } from './estimates.service.js';
 
-const params = z.object({ tool: z.enum(Object.keys(TOOLS) as [ToolEndpoint, ...ToolEndpoint[]]) });
 const query = z.object({ megapixels: z.coerce.number().positive().max(1000).optional() });
 const estimate = z.object({
   source: z.enum(['history', 'default']),
@@ -18,12 +16,15 @@ const estimate = z.object({
 /** How long a run of a tool takes here: measured from recent runs, scaled to the input's size. */
 export const estimatesRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
   const service = new EstimatesService(ctx.db);
+  const { registry } = ctx.services;
+  // Every registered tool, a sixth one included.
+  const params = z.object({ tool: z.enum(registry.endpoints) });
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/tools/:tool/estimate',
     {
       config: { auth: 'user' },
       schema: { tags: ['tools'], summary: 'How long a run of a tool should take', params, querystring: query, response: { 200: estimate } },
     },
-    async (req) => service.estimate(req.params.tool, req.query.megapixels),
+    async (req) => service.estimate(registry.get(req.params.tool), req.query.megapixels),
   );
 };

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/db.js';
-import { TOOLS, type ToolEndpoint } from '../../../shared/tools.js';
+import type { Tool } from '../../tools/tool-definition.js';
 import { recentTimings, type RunTiming } from './estimates.repo.js';
 
 export interface Estimate {
@@ -56,9 +56,9 @@ export function estimateFrom(timings: RunTiming[], megapixels: number | undefine
 export class EstimatesService {
   constructor(private readonly db: Queryable) {}
 
-  async estimate(tool: ToolEndpoint, megapixels?: number): Promise<Estimate> {
-    const measured = estimateFrom(await recentTimings(this.db, tool, WINDOW), megapixels);
-    if (!measured) return { source: 'default', median_seconds: null, p90_seconds: null, samples: 0, text: TOOLS[tool].estimate };
+  async estimate(tool: Pick<Tool, 'endpoint' | 'info'>, megapixels?: number): Promise<Estimate> {
+    const measured = estimateFrom(await recentTimings(this.db, tool.endpoint, WINDOW), megapixels);
+    if (!measured) return { source: 'default', median_seconds: null, p90_seconds: null, samples: 0, text: tool.info.estimate };
     return { source: 'history', ...measured, text: formatRange(measured.median_seconds!, measured.p90_seconds!) };
   }
 }

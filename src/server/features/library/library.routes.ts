@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app-context.js';
 import { currentUser } from '../../http/auth-context.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { libraryMessages as msg } from './library.messages.js';
 import {
   deletedSchema,

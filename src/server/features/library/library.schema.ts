@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorParam } from '../../http/cursor.js';
+import { cursorParam } from '../../core/cursor.js';
 import { OUTPUT_FORMATS, outputMessages, outputOptions } from '../../../shared/output.js';
 
 // What the library answers lives in src/shared (the web reads it too); what it accepts stays here.

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../../db/db.js';
-import { AppError, type ErrorCode } from '../../http/errors.js';
+import { AppError, type ErrorCode } from '../../core/errors.js';
 import * as repo from './limits.repo.js';
 import { BlockedUntil } from './blocked-until.js';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, Tx } from '../../db/db.js';
 import type { Config } from '../../config.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import type { EnergyService } from '../energy/energy.service.js';
 import type { PricingService } from '../pricing/pricing.service.js';
 import type { CheckoutGateway, WebhookEvent } from '../../providers/payments/checkout-gateway.js';

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { requireUser } from '../../http/auth-context.js';
-import { cursorParam } from '../../http/cursor.js';
+import { cursorParam } from '../../core/cursor.js';
 import { pageSchema } from '../../../shared/page.schema.js';
 import { purchaseSchema } from '../../../shared/purchases.schema.js';
 import { renderReceipt } from './receipt.page.js';

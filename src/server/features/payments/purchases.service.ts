@@ -1,7 +1,7 @@
 import { containsPattern } from '../../db/like.js';
 import type { Db } from '../../db/db.js';
-import { AppError } from '../../http/errors.js';
-import { decodeOptionalCursor, pageOf } from '../../http/cursor.js';
+import { AppError } from '../../core/errors.js';
+import { decodeOptionalCursor, pageOf } from '../../core/cursor.js';
 import { z } from 'zod';
 import type { EnergyService } from '../energy/energy.service.js';
 import type { Page } from '../../../shared/page.schema.js';

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../../db/db.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import type { Role } from '../../../shared/constants.js';
 import { BUNDLES, type Bundle, type BundleOffer, type PlanEnergy } from '../../../shared/bundles.js';
 import { effectiveCost } from '../../../shared/pricing.js';

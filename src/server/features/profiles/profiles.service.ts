@@ -1,5 +1,5 @@
 import type { Db } from '../../db/db.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { messages } from '../../../shared/messages.js';
 import { ROLES, type Role } from '../../../shared/constants.js';
 import type { MeResponse } from '../../../shared/profile.schema.js';

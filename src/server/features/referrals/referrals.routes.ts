@@ -5,7 +5,7 @@ import { requireAdmin, requireUser } from '../../http/auth-context.js';
 import type { AppContext } from '../../app-context.js';
 import { inviteMessages } from '../../../shared/messages.js';
 import { REFERRALS_SHOWN } from '../../../shared/constants.js';
-import { cursorParam } from '../../http/cursor.js';
+import { cursorParam } from '../../core/cursor.js';
 import { adminInviteSchema, adminReferralSchema, inviteSchema, referralSchema } from '../../../shared/invites.js';
 import { countedPageSchema, pageSchema } from '../../../shared/page.schema.js';
 

@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../../db/db.js';
-import { AppError } from '../../http/errors.js';
-import { createdKey, decodeOptionalCursor, pageOf } from '../../http/cursor.js';
+import { AppError } from '../../core/errors.js';
+import { createdKey, decodeOptionalCursor, pageOf } from '../../core/cursor.js';
 import type { CountedPage, Page } from '../../../shared/page.schema.js';
 import type { InviteGate } from '../auth/auth.service.js';
 import {

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { ProviderError } from '../../providers/ai/ai-provider.js';
 import type { LibraryService } from '../library/library.service.js';
 import type { ToolMediaPort } from './tool-media.js';

@@ -3,12 +3,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { requireUser } from '../../http/auth-context.js';
+import { aiProviderOf } from '../../config.js';
 import { toolAccepted, toolFailed } from '../../../shared/tool-results.js';
 import { apiError } from '../../../shared/api-error.js';
 import type { ToolsService } from './tools.service.js';
 import { runLimit } from '../limits/route-limits.js';
 import { webhookUrlField } from '../../../shared/webhooks.schema.js';
-import { cursorParam } from '../../http/cursor.js';
+import { cursorParam } from '../../core/cursor.js';
 import { toolJobSchema, toolsInfoSchema } from '../../../shared/tools.js';
 import { pageSchema } from '../../../shared/page.schema.js';
 
@@ -87,7 +88,7 @@ export const toolsRoutes = (ctx: AppContext, tools: ToolsService): FastifyPlugin
 
   /** Which provider runs each tool (the UI names Wan v2.2 only when fal runs image-to-video). */
   r.get('/api/tools/info', { config: { auth: 'user' }, schema: { tags: ['tools'], summary: 'Which provider runs each tool', response: { 200: toolsInfoSchema } } }, async () => ({
-    providers: ctx.config.aiProviders,
+    providers: Object.fromEntries(tools.registry.list.map((tool) => [tool.endpoint, aiProviderOf(ctx.config, tool.endpoint)])),
   }));
 
   r.get('/api/jobs', { config: { auth: 'user' }, schema: { querystring: listQuery, tags: ['tools'], summary: 'Your tool runs, newest first', response: { 200: pageSchema(toolJobSchema) } } }, async (req) => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db, Tx } from '../../db/db.js';
-import { AppError, type ErrorCode } from '../../http/errors.js';
-import { decodeOptionalCursor, pageOf, seqKey } from '../../http/cursor.js';
+import { AppError, type ErrorCode } from '../../core/errors.js';
+import { decodeOptionalCursor, pageOf, seqKey } from '../../core/cursor.js';
 import type { EnergyService } from '../energy/energy.service.js';
 import type { PricingService, ToolPrice } from '../pricing/pricing.service.js';
 import type { AuthenticatedUser } from '../auth/auth.service.js';

@@ -5,7 +5,7 @@ import { requireUser } from '../../http/auth-context.js';
 import type { AppContext } from '../../app-context.js';
 import { webhookDeliveryListSchema, webhookSecretSchema } from '../../../shared/webhooks.schema.js';
 import { SIGNATURE_HEADER } from './webhook-signature.js';
-import { cursorParam } from '../../http/cursor.js';
+import { cursorParam } from '../../core/cursor.js';
 
 const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),

@@ -3,8 +3,8 @@ import { SafeFetchError, SafeFetcher } from '../../net/safe-fetch.js';
 import { SIGNATURE_HEADER, signatureHeader, signingSecretFor } from './webhook-signature.js';
 import * as repo from './webhooks.repo.js';
 import { webhookMessages, type WebhookDelivery, type WebhookEvent } from '../../../shared/webhooks.schema.js';
-import { AppError } from '../../http/errors.js';
-import { createdKey, decodeOptionalCursor, pageOf } from '../../http/cursor.js';
+import { AppError } from '../../core/errors.js';
+import { createdKey, decodeOptionalCursor, pageOf } from '../../core/cursor.js';
 import type { Page } from '../../../shared/page.schema.js';
 
 export interface WebhookSettings {

@@ -1,4 +1,4 @@
-import type { Config } from '../../config.js';
+import { aiProviderOf, type Config } from '../../config.js';
 import type { AiProvider } from './ai-provider.js';
 import { createLocalAiProvider } from './local/index.js';
 import { createFalAiProvider } from './fal/index.js';
@@ -23,7 +23,7 @@ export function createAiProviders(config: Config): AiProviders {
     return provider;
   };
   return {
-    providerFor: (endpoint) => get(config.aiProviders[endpoint] ?? config.defaultAiProvider),
+    providerFor: (endpoint) => get(aiProviderOf(config, endpoint)),
     async close() {
       await Promise.all([...made.values()].map((p) => p.close?.()));
     },

@@ -1,0 +1,198 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
+import { createFakeAiProvider } from './helpers/fake-ai.js';
+import { toyInverter, toyTool } from './helpers/toy-tool/index.js';
+import { BUILT_IN_TOOLS } from '../src/server/tools/index.js';
+import { ToolRegistry } from '../src/server/tools/registry.js';
+import { parseConfig } from '../src/server/config.js';
+
+/**
+ * A sixth tool from its folder (test/helpers/toy-tool) plus one entry in the app's tool list: it
+ * must show up in the routes, the time estimate, the provider info, the API document, the price
+ * list, the worker and batches, with nothing else written for it.
+ */
+const toy = toyInverter();
+const provider = Object.assign(createFakeAiProvider(), toy.hook);
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp(
+    // Its provider setting is read like the built-in tools' (the run itself goes to the test provider).
+    { DATA_DIR: `./.tmp/toy-tool-${process.pid}`, FAL_KEY: 'test-only', AI_PROVIDER: 'local', AI_PROVIDER_TOY_INVERT: 'fal' },
+    { provider, tools: [...BUILT_IN_TOOLS, toyTool], maxAttempts: 1 },
+  );
+});
+afterAll(() => t.close());
+
+const balance = async (userId: string) =>
+  (await t.db.query<{ energy_balance: number }>('SELECT energy_balance FROM user_profiles WHERE id = $1', [userId]))[0]!.energy_balance;
+
+async function uploadPng(user: TestUser, name: string): Promise<string> {
+  const png = await sharp({ create: { width: 20, height: 10, channels: 3, background: { r: 250, g: 20, b: 0 } } }).png().toBuffer();
+  const boundary = '----pixelrushtoy';
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/library/uploads',
+    headers: { ...user.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`),
+      png,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json().id;
+}
+
+describe('a sixth tool from its folder', () => {
+  it('is routed, priced at its default, run by the worker and answers its own fields', async () => {
+    const user = await registerUser(t, { energy: 10 });
+    const image = await uploadPng(user, 'cat.png');
+    const res = await t.app.inject({ method: 'POST', url: '/functions/v1/toy-invert', headers: user.headers, payload: { image_url: image, strength: 0.5 } });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ energy_used: 3, model: 'toy-negate', strength: 0.5 });
+    expect(body.inverted_url).toEqual(expect.any(String));
+    expect(toy.calls).toContainEqual({ strength: 0.5 });
+    expect(await balance(user.id)).toBe(7);
+    const [job] = await t.db.query<{ tool: string; status: string; result: Record<string, unknown> }>('SELECT tool, status, result FROM tool_jobs WHERE id = $1', [body.job_id]);
+    expect(job).toMatchObject({ tool: 'toy-invert', status: 'succeeded', result: { strength: 0.5, model: 'toy-negate' } });
+  });
+
+  it('validates with its own schema before any charge', async () => {
+    const user = await registerUser(t, { energy: 10 });
+    const res = await t.app.inject({ method: 'POST', url: '/functions/v1/toy-invert', headers: user.headers, payload: {} });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'Please select an image to invert', code: 'validation', request_id: expect.any(String) });
+    expect(await balance(user.id)).toBe(10);
+  });
+
+  it('has a time estimate: its published range before enough runs', async () => {
+    const user = await registerUser(t);
+    const res = await t.app.inject({ url: '/api/tools/toy-invert/estimate', headers: user.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ source: 'default', text: '1-2 seconds' });
+    // A tool nobody registered is still refused.
+    expect((await t.app.inject({ url: '/api/tools/toy-nothing/estimate', headers: user.headers })).statusCode).toBe(400);
+  });
+
+  it('is listed by /api/tools/info with the provider its own setting picks', async () => {
+    const user = await registerUser(t);
+    const { providers } = (await t.app.inject({ url: '/api/tools/info', headers: user.headers })).json() as { providers: Record<string, string> };
+    expect(providers).toEqual({
+      'fal-image-editor': 'local',
+      'fal-image-restore': 'local',
+      'fal-upscaler': 'local',
+      'fal-image-to-video': 'local',
+      'fal-video-upscaler': 'local',
+      'toy-invert': 'fal',
+    });
+  });
+
+  it('appears in the price list', async () => {
+    const user = await registerUser(t);
+    const rows = (await t.app.inject({ url: '/api/pricing', headers: user.headers })).json() as Array<{ tool_name: string; base_energy_cost: number; display_name: string }>;
+    expect(rows).toContainEqual(expect.objectContaining({ tool_name: 'toy-invert', base_energy_cost: 3, display_name: 'Toy Inverter' }));
+  });
+
+  it('appears in the API document: its call, the estimate and the batch tools', async () => {
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json();
+    const op = doc.paths['/functions/v1/toy-invert'].post;
+    expect(op.summary).toBe('Toy Inverter');
+    expect(op.requestBody.content['application/json'].schema.properties).toHaveProperty('strength');
+    expect(op.responses['200'].content['application/json'].schema.properties).toHaveProperty('inverted_url');
+    expect(op.responses).toHaveProperty('202');
+    const estimateParam = doc.paths['/api/tools/{tool}/estimate'].get.parameters.find((p: { name: string }) => p.name === 'tool');
+    expect(estimateParam.schema.enum).toContain('toy-invert');
+    const batchBody = doc.paths['/api/batches'].post.requestBody.content['application/json'].schema;
+    expect(batchBody.properties.tool.enum).toEqual(['fal-image-editor', 'fal-image-restore', 'fal-upscaler', 'toy-invert']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['bearer', 'cookie']);
+  });
+
+  it('a provider result the result schema refuses fails the run, refunded, and nothing is recorded as a success', async () => {
+    const user = await registerUser(t, { energy: 10 });
+    const image = await uploadPng(user, 'dog.png');
+    toy.state.answerBadly = true;
+    try {
+      const res = await t.app.inject({ method: 'POST', url: '/functions/v1/toy-invert', headers: user.headers, payload: { image_url: image } });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toMatchObject({ error: 'Failed to invert image', code: 'tool_failed', refunded: true, energy_refunded: 3 });
+    } finally {
+      toy.state.answerBadly = false;
+    }
+    expect(await balance(user.id)).toBe(10);
+  });
+
+  it('the worker re-parses a stored input with the tool schema', async () => {
+    const user = await registerUser(t, { energy: 10 });
+    const image = await uploadPng(user, 'a.png');
+    const res = await t.app.inject({ method: 'POST', url: '/functions/v1/toy-invert', headers: { ...user.headers, prefer: 'respond-async' }, payload: { image_url: image } });
+    expect(res.statusCode).toBe(202);
+    const { job_id } = res.json();
+    await expect.poll(async () => (await t.app.inject({ url: `/api/jobs/${job_id}`, headers: user.headers })).json().status, { timeout: 10_000, interval: 25 }).toBe('succeeded');
+    // The default the schema filled in reached the provider.
+    expect(toy.calls.at(-1)).toEqual({ strength: 1 });
+  });
+
+  it('runs in a batch: estimated, charged per image and run for each', async () => {
+    const user = await registerUser(t, { energy: 20 });
+    const items = [await uploadPng(user, 'b1.png'), await uploadPng(user, 'b2.png')];
+    const request = { tool: 'toy-invert', settings: { strength: 0.25 }, items };
+    const estimate = await t.app.inject({ method: 'POST', url: '/api/batches/estimate', headers: user.headers, payload: request });
+    expect(estimate.statusCode).toBe(200);
+    expect(estimate.json()).toMatchObject({ tool: 'toy-invert', item_count: 2, unit_cost: 3, total_cost: 6, affordable_count: 2 });
+    const created = await t.app.inject({ method: 'POST', url: '/api/batches', headers: user.headers, payload: request });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id as string;
+    await expect.poll(async () => (await t.app.inject({ url: `/api/batches/${id}`, headers: user.headers })).json().status, { timeout: 20_000, interval: 50 }).toBe('done');
+    const done = (await t.app.inject({ url: `/api/batches/${id}`, headers: user.headers })).json();
+    expect(done).toMatchObject({ tool: 'toy-invert', counts: { succeeded: 2 }, energy_charged: 6 });
+    expect(await balance(user.id)).toBe(14);
+    expect(toy.calls.filter((c) => c.strength === 0.25)).toHaveLength(2);
+  });
+
+  it('a tool that does not declare batch is refused in a batch, before any charge', async () => {
+    const user = await registerUser(t, { energy: 20 });
+    const image = await uploadPng(user, 'v.png');
+    const res = await t.app.inject({ method: 'POST', url: '/api/batches', headers: user.headers, payload: { tool: 'fal-image-to-video', settings: { prompt: 'wave' }, items: [image] } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'validation', error: 'Choose a tool for the batch' });
+    expect(await balance(user.id)).toBe(20);
+  });
+});
+
+describe('the app refuses to start with a tool it cannot run', () => {
+  it('no provider can run it', async () => {
+    await expect(createTestApp({}, { provider: createFakeAiProvider(), tools: [...BUILT_IN_TOOLS, toyTool] })).rejects.toThrow(/toy-invert: provider 'fake' cannot run it/);
+    // Starts its own app (an embedded database boot), as a beforeAll does: the same room as a hook.
+  }, 60_000);
+
+  it('a provider setting that names no tool (a typo would run the tool on the default provider unnoticed)', async () => {
+    await expect(
+      createTestApp({ AI_PROVIDER_TOY_INVRT: 'local' }, { provider, tools: [...BUILT_IN_TOOLS, toyTool] }),
+    ).rejects.toThrow(/AI_PROVIDER_TOY_INVRT: names no tool/);
+  }, 60_000);
+
+  it('a provider setting with a value that is no provider', () => {
+    expect(() => parseConfig({ NODE_ENV: 'test', AI_PROVIDER_TOY_INVERT: 'cloud' })).toThrow(/AI_PROVIDER_TOY_INVERT/);
+    expect(() => parseConfig({ NODE_ENV: 'test', AI_PROVIDER_TOY_INVERT: 'fal' })).toThrow(/AI_PROVIDER_TOY_INVERT: is 'fal' but FAL_KEY is not set/);
+  });
+
+  it('no price row', async () => {
+    // Price rows come from the definitions; a registry not seeded shows what the check guards.
+    const registry = new ToolRegistry([toyTool]);
+    await expect(registry.verify(t.db, () => provider)).resolves.toBeUndefined();
+    await t.db.query("DELETE FROM admin_tool_pricing WHERE tool_name = 'toy-invert'");
+    try {
+      await expect(registry.verify(t.db, () => provider)).rejects.toThrow(/toy-invert: no price row 'toy-invert'/);
+    } finally {
+      await registry.seedPrices(t.db);
+    }
+  });
+
+  it('no response mapping', async () => {
+    const unmapped = { ...toyTool, respond: undefined } as unknown as typeof toyTool;
+    await expect(new ToolRegistry([unmapped]).verify(t.db, () => provider)).rejects.toThrow(/toy-invert: no response mapping/);
+  });
+});
