@@ -30,8 +30,8 @@ export const serverEventSchemas = {
   /** An admin suspended the account; its streams close right after (decision 028). */
   account_suspended: z.looseObject({}),
   job: jobEventSchema,
-  /** A batch's counts changed (its settings are left out: events stay small). */
-  [BATCH_EVENT]: batchSummary.partial({ settings: true }),
+  /** A batch's counts changed (its settings are left out: events stay small); any tool the server offers in batches. */
+  [BATCH_EVENT]: batchSummary.extend({ tool: z.string() }).partial({ settings: true }),
 } as const;
 
 export type ServerEventName = keyof typeof serverEventSchemas;
