@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { test, expect } from '@playwright/test';
+import { test, expect, type Page } from '@playwright/test';
 import { adminApiForThisFile, runTool, screenshotsTo } from './journey';
 import { expectAccessible } from './axe';
 
@@ -120,6 +120,84 @@ test("My Images' Shared links: a link with its views, turned off from the list, 
     await expect(row).toContainText('Turned off');
     await expect(row.getByRole('button', { name: /Turn off/ })).toHaveCount(0);
     expect((await stranger.request.get(url)).status()).toBe(404);
+  } finally {
+    await stranger.close();
+  }
+});
+
+async function openTool(page: Page, view: string) {
+  await page.goto('/dashboard');
+  const card = page.locator(`[data-card="${view}"]`);
+  const back = page.getByRole('button', { name: 'Back to Tools' });
+  await expect(card.or(back)).toBeVisible();
+  if (await back.isVisible()) await back.click();
+  await card.click();
+  await expect(page.locator('#tool-title')).toBeVisible();
+}
+
+test('share from the result screen: a too-large size is refused before the run, then the result is shared as a before/after pair and opens without an account', async ({ page, browser }) => {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await userWithEnergy(page, 10);
+  await openTool(page, 'fal-upscaler');
+  const source = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#225588' } })
+    .composite([{ input: await sharp({ create: { width: 12, height: 10, channels: 3, background: '#ffdd33' } }).png().toBuffer(), left: 4, top: 4 }])
+    .png()
+    .toBuffer();
+  await page.locator('input[type="file"]').setInputFiles({ name: 'result-share.png', mimeType: 'image/png', buffer: source });
+  await expect(page.getByTestId('source-name')).toHaveText('result-share.png', { timeout: 20_000 });
+
+  // 40 px at 8x at most: 321 px wide is said before the run, and the run button waits.
+  const output = page.getByTestId('output-settings');
+  await output.getByRole('button', { name: /Output/ }).click();
+  await output.getByLabel('Size').click();
+  await page.getByRole('option', { name: 'Width in pixels' }).click();
+  await output.getByLabel('Width (px)').fill('321');
+  const tooLarge = 'That size is more than the Image Upscaler can make from this image (320 px wide at most). Choose a smaller size.';
+  await expect(output.getByTestId('output-too-large')).toHaveText(tooLarge);
+  await expect(output.getByLabel('Width (px)')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('run-button')).toBeDisabled();
+  await expect(page.getByTestId('validation-hint')).toHaveText(tooLarge);
+  await output.getByTestId('output-too-large').scrollIntoViewIfNeeded();
+  await shot(page, 'result-share-too-large-1366');
+  await expectAccessible(page, 'upscaler with a size too large');
+  await output.getByLabel('Width (px)').fill('120');
+  await expect(output.getByTestId('output-too-large')).toHaveCount(0);
+
+  await page.getByTestId('run-button').click();
+  const result = page.getByTestId('tool-result');
+  await expect(result).toBeVisible({ timeout: 150_000 });
+  const share = result.getByTestId('share-result');
+  await expect(share).toHaveAttribute('aria-expanded', 'false');
+  await share.click();
+  await expect(share).toHaveAttribute('aria-expanded', 'true');
+  const panel = result.getByTestId('share-panel');
+  await expect(panel.getByLabel('Show before and after')).toBeChecked();
+  await panel.getByRole('button', { name: 'Create link' }).click();
+  const link = panel.getByTestId('share-link');
+  await expect(link).toHaveCount(1);
+  await expect(link).toContainText('Before/after');
+  const url = await link.getByLabel('Share link').inputValue();
+  expect(url).toMatch(/\/s\/[A-Za-z0-9_-]{24}$/);
+  await shot(page, 'result-share-1366');
+  await expectAccessible(page, 'tool result with share panel');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await panel.scrollIntoViewIfNeeded();
+  await shot(page, 'result-share-390');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectAccessible(page, 'tool result with share panel on a phone');
+
+  const stranger = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  try {
+    const visitor = await stranger.newPage();
+    const res = await visitor.goto(url);
+    expect(res?.status()).toBe(200);
+    await expect(visitor.getByText('Made with PixelRush').first()).toBeVisible();
+    await expect(visitor.getByTestId('share-compare')).toHaveValue('50');
+    // Opened once: the owner's list says so.
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await share.click();
+    await share.click();
+    await expect(panel.getByTestId('share-link')).toContainText('1 view');
   } finally {
     await stranger.close();
   }

@@ -59,6 +59,15 @@ test('three tools in a row on one picture; the detail compares the first and the
 
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, 'versions-compare-390');
+  // On a phone the dialog scrolls as one column: the versions panel is whole, nothing wider than the screen.
+  await versions.getByRole('button', { name: 'Compare versions' }).scrollIntoViewIfNeeded();
+  await shot(page, 'versions-panel-390');
+  const panelBox = (await versions.boundingBox())!;
+  expect(panelBox.x).toBeGreaterThanOrEqual(0);
+  expect(panelBox.x + panelBox.width).toBeLessThanOrEqual(390);
+  expect(await versions.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  await expect(versions.getByRole('button', { name: 'Compare versions' })).toBeInViewport();
+  await expectAccessible(page, 'versions on a phone');
   await page.setViewportSize({ width: 1366, height: 900 });
 
   // Deleting the original says first that the versions made from it stay.

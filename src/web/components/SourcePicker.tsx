@@ -45,6 +45,9 @@ export interface SourceValue {
   name?: string;
   itemId?: string;
   mediaUrl?: string;
+  /** A library image's size, when known: the form checks a target size against it before the run. */
+  width?: number;
+  height?: number;
 }
 
 export type SourceTab = 'url' | 'upload' | 'gallery';
@@ -67,6 +70,7 @@ export function sourceFromItem(item: LibraryItem): SourceValue {
     name: item.original_name,
     previewUrl: item.thumbnail_url ?? (item.kind === 'image' ? item.url : undefined),
     mediaUrl: item.url,
+    ...(item.width && item.height ? { width: item.width, height: item.height } : {}),
   };
 }
 

@@ -17,7 +17,7 @@ import { usePricing } from '../../lib/usePricing';
 import type { DashboardViewProps } from '../dashboard/view-ids';
 import { usePurchaseDialog } from '../payments/purchaseDialogContext';
 import { useToolProvider } from '../tools/shared/access';
-import { OUTPUT_DEFAULTS, OutputSettings, outputBody, type OutputForm } from '../tools/shared/OutputSettings';
+import { OUTPUT_DEFAULTS, OutputSettings, outputBody, outputSizeProblem, type OutputForm } from '../tools/shared/OutputSettings';
 import { batchKeys, createBatch, estimateBatch, type InsufficientBatchBody } from './batchApi';
 import { toBatchImage, type BatchImage, type NewBatchState } from './batchImages';
 import { BatchSettings, DEFAULT_SETTINGS, type BatchSettingsValue } from './BatchSettings';
@@ -74,7 +74,16 @@ export function NewBatch({ openView }: Pick<DashboardViewProps, 'openView'>) {
     if (tool === 'fal-image-editor' && editorProvider !== 'fal') return validateEditPrompt(String(toolSettings.prompt ?? ''));
     return null;
   }, [tool, toolSettings, editorProvider]);
-  const validation = settingsProblem ?? (ids.length === 0 ? batchMessages.noImages : null);
+  // The server's own rule, image by image: a target size one of them cannot reach is said before anything is charged.
+  const sizeProblem = useMemo(() => {
+    const out = outputBody(output);
+    for (const image of images) {
+      const problem = outputSizeProblem(tool, out, image);
+      if (problem) return `${image.name}: ${problem}`;
+    }
+    return null;
+  }, [tool, output, images]);
+  const validation = settingsProblem ?? (ids.length === 0 ? batchMessages.noImages : sizeProblem);
 
   // A new choice forgets an earlier refusal.
   useEffect(() => {
@@ -150,7 +159,7 @@ export function NewBatch({ openView }: Pick<DashboardViewProps, 'openView'>) {
               ))}
             </div>
             <BatchSettings tool={tool} value={chosen} onChange={(next) => setSettings((s) => ({ ...s, [tool]: next }))} />
-            <OutputSettings value={output} onChange={setOutput} />
+            <OutputSettings value={output} onChange={setOutput} problem={sizeProblem} />
             {settingsProblem && toolSettings !== DEFAULT_SETTINGS[tool] && <p className="text-xs text-rose-300">{settingsProblem}</p>}
           </section>
 

@@ -36,7 +36,8 @@ export function ImageDetailDialog({
           {...focus}
           className={clsx(
             'fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-5xl -translate-x-1/2 -translate-y-1/2 flex-col',
-            'overflow-hidden rounded-2xl border border-zinc-800 bg-zinc-900 shadow-2xl shadow-black/60 outline-none md:flex-row',
+            // A phone scrolls the whole dialog as one column (picture, details, versions, buttons); wider screens keep the side panel.
+            'scroll-thin overflow-x-hidden overflow-y-auto rounded-2xl border border-zinc-800 bg-zinc-900 shadow-2xl shadow-black/60 outline-none md:flex-row md:overflow-hidden',
           )}
         >
           {item && <DetailBody item={item} onDelete={onDelete} deleting={deleting} />}
@@ -78,7 +79,7 @@ function DetailBody({ item: opened, onDelete, deleting }: { item: LibraryItem; o
 
   return (
     <>
-      <div className="relative flex min-h-56 flex-1 items-center justify-center bg-zinc-950 bg-[repeating-conic-gradient(#1c1c20_0_25%,#151518_0_50%)] bg-[length:20px_20px] md:min-h-[28rem]">
+      <div className="relative flex min-h-56 shrink-0 items-center justify-center md:flex-1 md:shrink bg-zinc-950 bg-[repeating-conic-gradient(#1c1c20_0_25%,#151518_0_50%)] bg-[length:20px_20px] md:min-h-[28rem]">
         {compared?.a?.url && compared.b?.url ? (
           <div className="w-full p-3" data-testid="versions-compare">
             <CompareSlider
@@ -131,7 +132,7 @@ function DetailBody({ item: opened, onDelete, deleting }: { item: LibraryItem; o
           </Dialog.Close>
         </div>
 
-        <dl className="scroll-thin grid flex-1 grid-cols-[auto_1fr] content-start gap-x-4 gap-y-2.5 overflow-y-auto px-5 pb-4 text-sm">
+        <dl className="scroll-thin grid grid-cols-[auto_1fr] content-start gap-x-4 gap-y-2.5 px-5 pb-4 text-sm md:flex-1 md:overflow-y-auto">
           {rows.map(([k, v]) => (
             <div key={k} className="contents">
               <dt className="text-zinc-400">{k}</dt>
@@ -146,7 +147,7 @@ function DetailBody({ item: opened, onDelete, deleting }: { item: LibraryItem; o
           )}
         </dl>
         {(chain.length > 1 || sharing) && (
-          <div className="scroll-thin max-h-[40dvh] shrink-0 space-y-3 overflow-y-auto px-5 pb-4">
+          <div className="scroll-thin shrink-0 space-y-3 px-5 pb-4 md:max-h-[40dvh] md:overflow-y-auto">
             {sharing && ready && <SharePanel item={item} />}
             {chain.length > 1 && <VersionsPanel versions={chain} shownId={item.id} onShow={setShownId} compare={compare} onCompare={setCompare} />}
           </div>

@@ -80,7 +80,7 @@ export function SharePanel({ item }: { item: LibraryItem }) {
         {!create.isPending && <Link2 className="size-4" aria-hidden="true" />} Create link
       </Button>
       {active.length > 0 && (
-        <ul className="space-y-2" aria-label="Links to this picture">
+        <ul className="space-y-2" aria-label={item.kind === 'video' ? 'Links to this video' : 'Links to this picture'}>
           {active.map((l) => (
             <li key={l.id} className="space-y-1.5 rounded-lg border border-zinc-800 p-2 text-xs text-zinc-400" data-testid="share-link">
               <input readOnly aria-label="Share link" value={l.url} className="input py-1 text-xs" onFocus={(e) => e.target.select()} />

@@ -67,30 +67,33 @@ export function VersionsPanel({
               }}
               aria-current={v.id === shownId && !compare ? 'true' : undefined}
               className={clsx(
-                'flex w-full items-center gap-2 rounded-lg px-2 py-1.5 text-left text-sm transition',
+                'flex min-h-11 w-full items-center gap-2.5 rounded-lg px-2 py-1.5 text-left text-sm transition',
                 v.id === shownId && !compare ? 'bg-fuchsia-600/20 text-white' : 'text-zinc-300 hover:bg-zinc-800',
               )}
             >
               {v.thumbnail_url ? (
-                <img src={v.thumbnail_url} alt="" className="size-8 shrink-0 rounded object-cover" />
+                <img src={v.thumbnail_url} alt="" className="size-10 shrink-0 rounded object-cover" />
               ) : (
-                <span className="size-8 shrink-0 rounded bg-zinc-800" aria-hidden="true" />
+                <span className="size-10 shrink-0 rounded bg-zinc-800" aria-hidden="true" />
               )}
-              <span className="min-w-0 flex-1 truncate">
-                {i + 1}. {versionLabel(v)}
+              {/* Name and size on two lines: a narrow column (a phone, or the detail's side panel) keeps both whole. */}
+              <span className="min-w-0 flex-1">
+                <span className="block break-words">
+                  {i + 1}. {versionLabel(v)}
+                </span>
+                {v.width && v.height && <span className="block text-xs text-zinc-400 tabular-nums">{`${v.width} × ${v.height}`}</span>}
               </span>
-              {v.width && v.height && <span className="text-xs text-zinc-400 tabular-nums">{`${v.width}×${v.height}`}</span>}
             </button>
           </li>
         ))}
       </ol>
       <div className="flex flex-wrap items-center gap-1.5 text-xs text-zinc-400">
-        <span>Run on this version:</span>
+        <span className="w-full">Run on this version:</span>
         {RUN_TOOLS.map((t) => (
           <Link
             key={t.view}
             to={toolWithSource(t.view, shownId)}
-            className="inline-flex items-center gap-1 rounded-md border border-zinc-700 px-2 py-1 font-medium text-zinc-200 transition hover:border-fuchsia-400 hover:text-white"
+            className="inline-flex min-h-9 flex-1 items-center justify-center gap-1 rounded-md border border-zinc-700 px-2 py-1 font-medium text-zinc-200 transition hover:border-fuchsia-400 hover:text-white"
           >
             <t.icon className="size-3.5" aria-hidden="true" /> {t.label}
           </Link>
@@ -98,12 +101,13 @@ export function VersionsPanel({
       </div>
       {ready.length >= 2 && (
         <div className="space-y-2">
-          <div className="grid grid-cols-2 gap-2">
+          {/* One choice a row, its label beside it: two selects side by side left each too narrow for a version's name. */}
+          <div className="grid grid-cols-[auto_minmax(0,1fr)] items-center gap-x-2 gap-y-2">
             {(['a', 'b'] as const).map((side) => (
-              <label key={side} className="text-xs text-zinc-400">
+              <label key={side} className="col-span-2 grid grid-cols-subgrid items-center text-xs text-zinc-400">
                 {side === 'a' ? 'Compare' : 'with'}
                 <select
-                  className="input mt-1 py-1.5 text-sm"
+                  className="input py-1.5 text-sm"
                   value={compare?.[side] ?? (side === 'a' ? ready[0]!.id : ready[ready.length - 1]!.id)}
                   onChange={(e) => {
                     const current = compare ?? { a: ready[0]!.id, b: ready[ready.length - 1]!.id };

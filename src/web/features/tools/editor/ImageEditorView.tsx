@@ -8,7 +8,7 @@ import { ImageResult } from '../shared/results';
 import { SourceField, type SourceValue } from '../shared/SourceField';
 import { FormPanel, RunBar, ToolScreen } from '../shared/ToolScreen';
 import { useToolView } from '../shared/useToolView';
-import { OUTPUT_DEFAULTS, OutputSettings, outputBody, type OutputForm } from '../shared/OutputSettings';
+import { OUTPUT_DEFAULTS, OutputSettings, outputBody, outputSizeProblem, type OutputForm } from '../shared/OutputSettings';
 import { EditInterpretationView, useEditInterpretation } from './EditInterpretation';
 
 const ENDPOINT = 'fal-image-editor';
@@ -57,7 +57,8 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
   const { reading, pending } = useEditInterpretation(form.prompt);
   const refused = reading && reading.status !== 'ready' && reading.status !== 'cloud' && reading.status !== 'empty' ? reading.message : null;
   const baseProblem = toolValidationError(ENDPOINT, body);
-  const validation = baseProblem ?? refused;
+  const sizeProblem = outputSizeProblem(ENDPOINT, output, form.source);
+  const validation = baseProblem ?? refused ?? sizeProblem;
 
   const submit = () => submitIfValid(body, validation);
 
@@ -128,7 +129,7 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
             </div>
           </div>
         </div>
-        <OutputSettings value={form.output} onChange={(v) => set('output', v)} />
+        <OutputSettings value={form.output} onChange={(v) => set('output', v)} problem={sizeProblem} />
         <AdvancedSettings>
           <SwitchField
             label="Safety checker"

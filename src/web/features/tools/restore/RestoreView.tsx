@@ -6,7 +6,7 @@ import { ImageResult } from '../shared/results';
 import { SourceField, type SourceValue } from '../shared/SourceField';
 import { FormPanel, RunBar, ToolScreen } from '../shared/ToolScreen';
 import { useToolView } from '../shared/useToolView';
-import { OUTPUT_DEFAULTS, OutputSettings, outputBody, type OutputForm } from '../shared/OutputSettings';
+import { OUTPUT_DEFAULTS, OutputSettings, outputBody, outputSizeProblem, type OutputForm } from '../shared/OutputSettings';
 import { seedError, seedValue } from '../shared/seed';
 import { findingsOf, RestoreFindings, UNCHANGED_RUN_NOTE } from './RestoreFindings';
 
@@ -38,7 +38,8 @@ export default function RestoreView({ openView }: DashboardViewProps) {
   const output = outputBody(form.output);
   if (output) body.output = output;
   if (form.seed.trim()) body.seed = seedValue(form.seed) ?? form.seed.trim();
-  const validation = toolValidationError(ENDPOINT, body);
+  const sizeProblem = outputSizeProblem(ENDPOINT, output, form.source);
+  const validation = toolValidationError(ENDPOINT, body) ?? sizeProblem;
   const seedProblem = seedError(form.seed);
 
   const submit = () => submitIfValid(body, validation);
@@ -73,7 +74,7 @@ export default function RestoreView({ openView }: DashboardViewProps) {
         <div className="rounded-xl border border-zinc-800 bg-zinc-950/40 px-4 py-3 text-sm text-zinc-400">
           Works best on scanned prints, low-light shots and heavily compressed images. The defaults suit most photos.
         </div>
-        <OutputSettings value={form.output} onChange={(v) => set('output', v)} />
+        <OutputSettings value={form.output} onChange={(v) => set('output', v)} problem={sizeProblem} />
         <AdvancedSettings>
           <SliderField
             label="Upscaling"

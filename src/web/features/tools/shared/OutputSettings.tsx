@@ -3,6 +3,7 @@ import { Collapsible } from 'radix-ui';
 import { ChevronDown, FileImage } from 'lucide-react';
 import clsx from 'clsx';
 import { DEFAULT_QUALITY, DPI_RANGE, FORMAT_LABELS, OUTPUT_FORMATS, type OutputFormat, type OutputOptions } from '../../../../shared/output.js';
+import { targetRefusal, type ToolEndpoint } from '../../../../shared/tools.js';
 import { FieldHint, SelectField, SliderField } from './fields';
 
 /** The output choices of a form: what the result file should be (issue 26). Empty fields mean 'as the tool makes it'. */
@@ -60,8 +61,17 @@ export function outputBody(o: OutputForm): OutputOptions | undefined {
   return Object.keys(out).length ? (out as OutputOptions) : undefined;
 }
 
+/**
+ * Why the chosen target size cannot be made from the picked picture (the server's own rule, so the
+ * run is refused here before anything is charged), or null; null too while the picture's size is unknown.
+ */
+export function outputSizeProblem(endpoint: ToolEndpoint, output: OutputOptions | undefined, source: { width?: number; height?: number } | null): string | null {
+  if (!output || !source?.width || !source.height) return null;
+  return targetRefusal(endpoint, output, { width: source.width, height: source.height });
+}
+
 /** 'Output' section: format and quality, a target size in pixels or as a print size, and a colour to flatten transparency on. */
-export function OutputSettings({ value, onChange }: { value: OutputForm; onChange: (v: OutputForm) => void }) {
+export function OutputSettings({ value, onChange, problem = null }: { value: OutputForm; onChange: (v: OutputForm) => void; problem?: string | null }) {
   const [open, setOpen] = useState(false);
   const id = useId();
   const set = <K extends keyof OutputForm>(k: K, v: OutputForm[K]) => onChange({ ...value, [k]: v });
@@ -96,8 +106,22 @@ export function OutputSettings({ value, onChange }: { value: OutputForm; onChang
               <label htmlFor={`${id}-amount`} className="field-label">
                 {value.size.endsWith('width') ? 'Width' : 'Height'} {print ? `(${value.unit})` : '(px)'}
               </label>
-              <input id={`${id}-amount`} className="input" inputMode="decimal" autoComplete="off" value={value.amount} onChange={(e) => set('amount', e.target.value)} />
+              <input
+                id={`${id}-amount`}
+                className="input"
+                inputMode="decimal"
+                autoComplete="off"
+                value={value.amount}
+                onChange={(e) => set('amount', e.target.value)}
+                aria-invalid={problem ? true : undefined}
+                aria-describedby={problem ? `${id}-too-large` : undefined}
+              />
             </div>
+            {problem && (
+              <p id={`${id}-too-large`} role="alert" className="col-span-2 text-xs text-amber-300" data-testid="output-too-large">
+                {problem}
+              </p>
+            )}
             {print && (
               <SelectField
                 label="Unit"

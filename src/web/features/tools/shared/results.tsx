@@ -1,12 +1,13 @@
-import { useEffect, useRef, type ComponentType, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, useState, type ComponentType, type ReactNode, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { CheckCircle2, Download, Film, Images, RotateCcw, Sparkles } from 'lucide-react';
+import { CheckCircle2, Download, Film, Images, RotateCcw, Share2, Sparkles } from 'lucide-react';
 import { formatVideoSeconds, TOOLS, type ToolEndpoint } from '../../../../shared/tool-catalog.js';
 import { CompareSlider } from '../../../components/CompareSlider';
 import { downloadHref, downloadRoute, fetchLibraryItem, libraryKeys, type LibraryItem } from '../../library/api';
 import type { ViewId } from '../../dashboard/view-ids';
 import type { ToolResult } from './useToolRun';
 import { DownloadAs } from '../../library/DownloadAs';
+import { SharePanel } from '../../library/SharePanel';
 
 /** GET /api/library/:id: the saved result (its signed links; the download keeps its name). */
 function useLibraryItem(id: string | null | undefined) {
@@ -101,6 +102,16 @@ function DownloadLink({ href, name }: { href: string | undefined; name?: string 
   );
 }
 
+/** 'Share' on a result: opens the same panel as the image details (a public link, with before/after for a result made from a library picture). */
+function ShareButton({ item, open, onToggle }: { item: LibraryItem | undefined; open: boolean; onToggle: () => void }) {
+  if (!item || item.status !== 'ready' || !item.url) return null;
+  return (
+    <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onToggle} aria-expanded={open} data-testid="share-result">
+      <Share2 className="size-4" aria-hidden="true" /> Share
+    </button>
+  );
+}
+
 export interface ImageResultProps {
   endpoint: ToolEndpoint;
   result: ToolResult;
@@ -120,10 +131,12 @@ export function ImageResult({ endpoint, result, afterField, beforeFallback, onNe
   const after = str(result[afterField]) ?? item.data?.url;
   const before = str(result.original_url) ?? beforeFallback;
   const { panel, heading } = useRevealOnMount();
+  const [sharing, setSharing] = useState(false);
   return (
     <div ref={panel} className="panel scroll-mt-24 space-y-5 p-5 sm:p-6" data-testid="tool-result">
       <ResultHeader title="Your image is ready" headingRef={heading}>
         <DownloadLink href={resultDownload(result, item.data, after)} name={item.data?.original_name} />
+        <ShareButton item={item.data} open={sharing} onToggle={() => setSharing((v) => !v)} />
         <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onNew}>
           <Icon className="size-4" aria-hidden="true" /> {tool.newRunLabel}
         </button>
@@ -131,6 +144,7 @@ export function ImageResult({ endpoint, result, afterField, beforeFallback, onNe
           <Images className="size-4" aria-hidden="true" /> My Images
         </button>
       </ResultHeader>
+      {sharing && item.data && <SharePanel item={item.data} />}
       {after && before ? (
         <CompareSlider beforeSrc={before} afterSrc={after} beforeLabel="Before" afterLabel="After" />
       ) : after ? (
@@ -159,10 +173,12 @@ export function VideoResult({ endpoint, result, videoField, onNew, onReuse, open
   const item = useLibraryItem(result.library_item_id);
   const src = str(result[videoField]) ?? item.data?.url;
   const { panel, heading } = useRevealOnMount();
+  const [sharing, setSharing] = useState(false);
   return (
     <div ref={panel} className="panel scroll-mt-24 space-y-5 p-5 sm:p-6" data-testid="tool-result">
       <ResultHeader title="Your video is ready" headingRef={heading}>
         <DownloadLink href={resultDownload(result, item.data, src)} name={item.data?.original_name} />
+        <ShareButton item={item.data} open={sharing} onToggle={() => setSharing((v) => !v)} />
         <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onNew}>
           <Film className="size-4" aria-hidden="true" /> {tool.newRunLabel}
         </button>
@@ -173,6 +189,7 @@ export function VideoResult({ endpoint, result, videoField, onNew, onReuse, open
           <Film className="size-4" aria-hidden="true" /> My Videos
         </button>
       </ResultHeader>
+      {sharing && item.data && <SharePanel item={item.data} />}
       {src && (
         <div className="overflow-hidden rounded-2xl border border-zinc-800 bg-black">
           <video src={src} controls playsInline loop className="mx-auto max-h-[70vh] w-full" data-testid="result-video" />

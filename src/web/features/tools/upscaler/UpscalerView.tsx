@@ -6,7 +6,7 @@ import { ImageResult } from '../shared/results';
 import { SourceField, type SourceValue } from '../shared/SourceField';
 import { FormPanel, RunBar, ToolScreen } from '../shared/ToolScreen';
 import { useToolView } from '../shared/useToolView';
-import { OUTPUT_DEFAULTS, OutputSettings, outputBody, type OutputForm } from '../shared/OutputSettings';
+import { OUTPUT_DEFAULTS, OutputSettings, outputBody, outputSizeProblem, type OutputForm } from '../shared/OutputSettings';
 
 const ENDPOINT = 'fal-upscaler';
 
@@ -30,7 +30,8 @@ export default function UpscalerView({ openView }: DashboardViewProps) {
 
   const output = outputBody(form.output);
   const body = { image_url: form.source?.ref ?? '', scale: form.scale, ...(output ? { output } : {}) };
-  const validation = toolValidationError(ENDPOINT, body);
+  const sizeProblem = outputSizeProblem(ENDPOINT, output, form.source);
+  const validation = toolValidationError(ENDPOINT, body) ?? sizeProblem;
 
   const submit = () => submitIfValid(body, validation);
 
@@ -65,7 +66,7 @@ export default function UpscalerView({ openView }: DashboardViewProps) {
           format={(v) => `${v}x`}
           hint="Each side of the image is multiplied by this factor."
         />
-        <OutputSettings value={form.output} onChange={(v) => set('output', v)} />
+        <OutputSettings value={form.output} onChange={(v) => set('output', v)} problem={sizeProblem} />
         <AdvancedSettings>
           <SliderField
             label="Steps"
