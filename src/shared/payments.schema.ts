@@ -32,6 +32,7 @@ export const subscriptionSchema = z.object({
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
 export const subscriptionResponseSchema = z.object({ subscription: subscriptionSchema.nullable() });
+export type SubscriptionResponse = z.infer<typeof subscriptionResponseSchema>;
 
 /** Stripe reads only the status; the event type helps whoever reads the delivery log. */
 export const stripeWebhookAckSchema = z.object({ received: z.literal(true), type: z.string() });

@@ -1,8 +1,8 @@
 import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminStatus, MeResponse, SessionResponse, VipStatus } from '../../shared/profile.schema.js';
-import type { AuthResponse, SignInBody, SignUpBody } from '../../shared/auth.schema.js';
-import { ApiError, api, apiPost } from '../lib/api';
+import type { MeResponse } from '../../shared/profile.schema.js';
+import type { SignInBody, SignUpBody } from '../../shared/auth.schema.js';
+import { ApiError, call, client } from '../lib/api';
 import { queryKeys } from '../lib/queryKeys';
 
 /** The signed-in user as screens see it (requirements §3: current user carries isVip / isAdmin). */
@@ -38,7 +38,7 @@ const AuthContext = createContext<AuthContextValue | null>(null);
 
 /** GET /api/auth/session: the profile, or null when signed out (a 200 either way, so nothing is logged). */
 export async function fetchMe(): Promise<MeResponse | null> {
-  return (await api<SessionResponse>('/api/auth/session')).user;
+  return (await call(client.GET('/api/auth/session'))).user;
 }
 
 interface Roles {
@@ -51,8 +51,8 @@ const NO_ROLES: Roles = { isVip: false, isAdmin: false };
 async function fetchRoles(): Promise<Roles> {
   try {
     const [vip, admin] = await Promise.all([
-      apiPost<VipStatus>('/functions/v1/check-vip-status'),
-      apiPost<AdminStatus>('/functions/v1/check-admin-status'),
+      call(client.POST('/functions/v1/check-vip-status')),
+      call(client.POST('/functions/v1/check-admin-status')),
     ]);
     return { isVip: vip?.isVip === true, isAdmin: admin?.isAdmin === true };
   } catch {
@@ -92,7 +92,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(
     async (body: SignInBody) => {
-      await apiPost<AuthResponse>('/api/auth/sign-in/email', body);
+      await call(client.POST('/api/auth/sign-in/email', { body }));
       await loadSession();
     },
     [loadSession],
@@ -100,7 +100,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signUp = useCallback(
     async (body: SignUpBody) => {
-      await apiPost<AuthResponse>('/api/auth/sign-up/email', body);
+      await call(client.POST('/api/auth/sign-up/email', { body }));
       await loadSession();
     },
     [loadSession],
@@ -108,7 +108,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(async () => {
     try {
-      await apiPost('/api/auth/sign-out');
+      await call(client.POST('/api/auth/sign-out'));
     } finally {
       qc.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.me[0] });
       qc.setQueryData(queryKeys.me, null);

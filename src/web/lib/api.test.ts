@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, api, apiPost, errorMessage } from './api';
+import { ApiError, call, client, errorMessage } from './api';
 import { toActiveProduct } from '../features/payments/useActiveProduct';
 
 function respond(status: number, body: unknown) {
-  return vi.fn(async () => new Response(body === undefined ? '' : JSON.stringify(body), { status }));
+  return vi.fn(async (_req: Request) => new Response(body === undefined ? '' : JSON.stringify(body), { status }));
 }
 
 afterEach(() => vi.unstubAllGlobals());
@@ -18,31 +18,36 @@ async function caught(p: Promise<unknown>): Promise<ApiError> {
   throw new Error('expected the call to fail');
 }
 
-describe('api', () => {
+describe('call(client...)', () => {
   it('sends JSON with the session cookie and parses the answer', async () => {
-    const fetchMock = respond(200, { ok: true });
+    const fetchMock = respond(200, { id: 'k1', name: 'ci', prefix: 'prk_x', key: 'prk_secret', created_at: 'now', last_used_at: null });
     vi.stubGlobal('fetch', fetchMock);
-    await expect(apiPost('/api/x', { a: 1 })).resolves.toEqual({ ok: true });
-    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
-    expect(url).toBe('/api/x');
-    expect(init.method).toBe('POST');
-    expect(init.credentials).toBe('include');
-    expect((init.headers as Record<string, string>)['Content-Type']).toBe('application/json');
-    expect(init.body).toBe('{"a":1}');
+    await expect(call(client.POST('/api/keys', { body: { name: 'ci' } }))).resolves.toMatchObject({ id: 'k1' });
+    const req = fetchMock.mock.calls[0][0];
+    expect(new URL(req.url).pathname).toBe('/api/keys');
+    expect(req.method).toBe('POST');
+    expect(req.credentials).toBe('include');
+    expect(req.headers.get('Content-Type')).toBe('application/json');
+    expect(await req.text()).toBe('{"name":"ci"}');
   });
 
-  it('sends no content type for a POST without a body', async () => {
+  it('sends no content type for a POST without a body, and path parameters encoded', async () => {
     const fetchMock = respond(200, { isVip: false });
     vi.stubGlobal('fetch', fetchMock);
-    await apiPost('/functions/v1/check-vip-status');
-    const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
-    expect((init.headers as Record<string, string>)['Content-Type']).toBeUndefined();
-    expect(init.body).toBeUndefined();
+    await call(client.POST('/functions/v1/check-vip-status'));
+    const req = fetchMock.mock.calls[0][0];
+    expect(req.headers.get('Content-Type')).toBeNull();
+    expect(req.body).toBeNull();
+
+    vi.stubGlobal('fetch', respond(200, {}));
+    const del = vi.mocked(globalThis.fetch);
+    await call(client.DELETE('/api/keys/{id}', { params: { path: { id: 'a/b' } } }));
+    expect(new URL((del.mock.calls[0][0] as Request).url).pathname).toBe('/api/keys/a%2Fb');
   });
 
   it('throws ApiError with the server message, status and code', async () => {
     vi.stubGlobal('fetch', respond(409, { error: 'An account with this email already exists', code: 'conflict' }));
-    const err = await caught(api('/api/auth/sign-up/email', { method: 'POST', body: {} }));
+    const err = await caught(call(client.POST('/api/auth/sign-up/email', { body: { email: 'a@b.c', password: 'x', name: 'A' } })));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.message).toBe('An account with this email already exists');
     expect(err.status).toBe(409);
@@ -52,14 +57,14 @@ describe('api', () => {
 
   it('falls back to the spec message when the server says nothing useful', async () => {
     vi.stubGlobal('fetch', respond(502, undefined));
-    const err = await caught(api('/api/me'));
+    const err = await caught(call(client.GET('/api/me')));
     expect(err.status).toBe(502);
     expect(errorMessage(err)).toBe('An unexpected error occurred');
   });
 
   it('reports network failures as status 0', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
-    const err = await caught(api('/api/me'));
+    const err = await caught(call(client.GET('/api/me')));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(0);
     expect(errorMessage(err)).toBe('An unexpected error occurred');
@@ -67,14 +72,10 @@ describe('api', () => {
 });
 
 describe('toActiveProduct', () => {
-  it('reads the known shapes', () => {
+  it('reads GET /api/subscription', () => {
     expect(toActiveProduct(null)).toBeNull();
-    expect(toActiveProduct({ name: 'Pro', isActive: true })).toEqual({ name: 'Pro', isActive: true });
-    expect(toActiveProduct({ product: { name: 'Pro', isActive: false } })).toEqual({ name: 'Pro', isActive: false });
-    expect(toActiveProduct({ plan_name: 'Starter', subscription_status: 'active' })).toEqual({ name: 'Starter', isActive: true });
-    expect(toActiveProduct({ plan_name: 'Starter', subscription_status: 'canceled' })).toEqual({ name: 'Starter', isActive: false });
-    expect(toActiveProduct({ price_id: 'price_1', subscription_status: 'active' })).toBeNull();
     expect(toActiveProduct({ subscription: null })).toBeNull();
+    expect(toActiveProduct({ subscription: { price_id: 'p', subscription_status: 'active', plan_name: null, is_active: true } })).toBeNull();
     expect(
       toActiveProduct({ subscription: { price_id: 'p', subscription_status: 'active', plan_name: 'Pro', is_active: true } }),
     ).toEqual({ name: 'Pro', isActive: true });

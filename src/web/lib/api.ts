@@ -1,3 +1,5 @@
+import createClient from 'openapi-fetch';
+import type { paths } from '@pixelrush/client';
 import { messages } from '../../shared/messages.js';
 
 /**
@@ -17,6 +19,54 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
   }
+}
+
+/**
+ * The typed client over the server's OpenAPI document (packages/client): every
+ * path, parameter, body and answer is checked against what the server declares.
+ * Call it through `call`, which turns a non-2xx answer into an ApiError:
+ *
+ *   const me = await call(client.GET('/api/me'));
+ */
+export const client = createClient<paths>({
+  // openapi-fetch builds a Request, which needs an absolute address.
+  baseUrl: typeof location === 'undefined' ? 'http://localhost' : location.origin,
+  credentials: 'include',
+  headers: { Accept: 'application/json' },
+  // Looked up at each call (not once at load), so a page or test that swaps fetch is honoured.
+  fetch: (request) => globalThis.fetch(request),
+});
+
+/** What every client call resolves to: `data` on 2xx, `error` (the parsed body) otherwise. */
+interface Answer<D> {
+  data?: D;
+  error?: unknown;
+  response: Response;
+}
+
+/** The answer of a client call, or an ApiError carrying the server's `{error, code}`. */
+export async function call<D>(request: Promise<Answer<D>>): Promise<D> {
+  let answer: Answer<D>;
+  try {
+    answer = await request;
+  } catch (err) {
+    if ((err as Error)?.name === 'AbortError') throw err;
+    throw new ApiError('Could not reach the server. Check your connection and try again.', 0, 'network', false);
+  }
+  const { response } = answer;
+  if (!response.ok) {
+    const data = answer.error;
+    const obj = data && typeof data === 'object' ? (data as { error?: unknown; code?: unknown }) : {};
+    const serverMessage = typeof obj.error === 'string' && obj.error ? obj.error : undefined;
+    throw new ApiError(
+      serverMessage ?? `Request failed (${response.status} ${response.statusText || 'error'})`,
+      response.status,
+      typeof obj.code === 'string' ? obj.code : undefined,
+      !!serverMessage,
+      data,
+    );
+  }
+  return answer.data as D;
 }
 
 export interface ApiOptions {

@@ -2,7 +2,7 @@ import { useCallback, useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { fallbackCost } from '../../shared/pricing.js';
 import type { ToolPricing } from '../../shared/pricing.schema.js';
-import { apiGet } from './api';
+import { call, client } from './api';
 import { queryKeys } from './queryKeys';
 
 export interface PricingState {
@@ -19,12 +19,8 @@ export interface PricingState {
   refetch(): void;
 }
 
-/** GET /api/pricing answers an array of rows (its declared schema); nothing else is accepted. */
-export async function fetchPricing(): Promise<ToolPricing[]> {
-  const data = await apiGet<ToolPricing[]>('/api/pricing');
-  if (!Array.isArray(data)) throw new Error('Unexpected pricing response');
-  return data;
-}
+/** GET /api/pricing: one row per tool. */
+export const fetchPricing = (): Promise<ToolPricing[]> => call(client.GET('/api/pricing'));
 
 /**
  * Tool prices for the signed-in caller. Refreshed by the `pricing` server

@@ -2,9 +2,7 @@ import { useId } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { ExternalLink, Receipt } from 'lucide-react';
 import { Button } from '../../components/Button';
-import { api, errorMessage } from '../../lib/api';
-import type { Page } from '../../../shared/page.schema.js';
-import type { Purchase } from '../../../shared/purchases.schema.js';
+import { call, client, errorMessage } from '../../lib/api';
 import { Card } from './Card';
 import { formatMoney, PurchaseStatus } from '../payments/purchase-format';
 
@@ -17,7 +15,7 @@ export function PurchasesCard() {
   const q = useInfiniteQuery({
     queryKey: ['account', 'purchases'],
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => api<Page<Purchase>>(`/api/purchases?limit=${PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`),
+    queryFn: ({ pageParam }) => call(client.GET('/api/purchases', { params: { query: { limit: PAGE, cursor: pageParam ?? undefined } } })),
     getNextPageParam: (last) => last.next_cursor ?? null,
   });
   const items = q.data?.pages.flatMap((p) => p.items) ?? [];

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../lib/api';
+import { call, client } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 
 /** Whether registration needs an invite code (GET /api/settings/referral). Any failure counts as open registration. */
@@ -8,8 +8,7 @@ export function useReferralOnly(): boolean {
     queryKey: queryKeys.referralSettings,
     queryFn: async () => {
       try {
-        const res = await apiGet<{ is_referral_only?: boolean }>('/api/settings/referral');
-        return res?.is_referral_only === true;
+        return (await call(client.GET('/api/settings/referral'))).is_referral_only;
       } catch {
         return false;
       }

@@ -2,9 +2,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { AlertCircle, ArrowDownLeft, ArrowUpRight, Gift, History, RotateCcw, Zap } from 'lucide-react';
 import clsx from 'clsx';
 import { TRANSACTIONS_SHOWN } from '../../../shared/constants.js';
-import type { EnergyTransaction } from '../../../shared/energy.schema.js';
-import type { Page } from '../../../shared/page.schema.js';
-import { apiGet, describeError } from '../../lib/api';
+import { call, client, describeError } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { Button } from '../../components/Button';
 
@@ -29,9 +27,7 @@ export function TransactionsPanel() {
     queryKey: queryKeys.transactions,
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) =>
-      apiGet<Page<EnergyTransaction>>(
-        `/api/transactions?limit=${TRANSACTIONS_SHOWN}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,
-      ),
+      call(client.GET('/api/transactions', { params: { query: { limit: TRANSACTIONS_SHOWN, cursor: pageParam ?? undefined } } })),
     getNextPageParam: (last) => last.next_cursor ?? null,
     staleTime: 30_000,
   });

@@ -4,11 +4,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, ArrowRight, CheckCircle2, Clock, Loader2 } from 'lucide-react';
 import { PRODUCT_NAME } from '../../../shared/constants.js';
 import { purchaseUiMessages } from '../../../shared/messages.js';
-import type { CheckoutSessionStatus } from '../../../shared/payments.schema.js';
 import { useAuth } from '../../app/auth';
 import { Button } from '../../components/Button';
 import { Logo } from '../../components/Logo';
-import { ApiError, apiGet, describeError } from '../../lib/api';
+import { ApiError, call, client, describeError } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { formatDollars, numberFormat, paymentKeys, type PurchaseReceipt } from './paymentsApi';
 
@@ -44,7 +43,7 @@ export default function SuccessPage() {
   const session = useQuery({
     queryKey: paymentKeys.session(sessionId ?? 'none'),
     enabled: !!sessionId,
-    queryFn: () => apiGet<CheckoutSessionStatus>(`/api/checkout/sessions/${encodeURIComponent(sessionId!)}`),
+    queryFn: () => call(client.GET('/api/checkout/sessions/{id}', { params: { path: { id: sessionId! } } })),
     retry: (count, err) => !(err instanceof ApiError && err.status >= 400 && err.status < 500) && count < 2,
     refetchInterval: (q) =>
       q.state.data?.status === 'pending' && Date.now() - startedAt.current < POLL_FOR_MS ? POLL_MS : false,

@@ -13,9 +13,9 @@ describe('startCheckout (requirements §8 purchase errors)', () => {
     const fetchMock = respond(200, { url: 'https://pay.example/cs_1', session_id: 'cs_1' });
     vi.stubGlobal('fetch', fetchMock);
     await expect(startCheckout('price_x', 'http://app.test')).resolves.toBe('https://pay.example/cs_1');
-    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
-    expect(url).toBe('/functions/v1/stripe-checkout');
-    expect(JSON.parse(init.body as string)).toEqual({
+    const [req] = fetchMock.mock.calls[0] as unknown as [Request];
+    expect(new URL(req.url).pathname).toBe('/functions/v1/stripe-checkout');
+    expect(await req.json()).toEqual({
       price_id: 'price_x',
       mode: 'payment',
       success_url: 'http://app.test/success',

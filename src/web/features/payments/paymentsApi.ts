@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { BundleOffer } from '../../../shared/bundles.js';
 import { messages, purchaseMessages } from '../../../shared/messages.js';
-import { paymentsMode, type PaymentsConfig, type PaymentsMode } from '../../../shared/payments.schema.js';
-import { ApiError, apiGet, apiPost } from '../../lib/api';
+import type { PaymentsMode } from '../../../shared/payments.schema.js';
+import { ApiError, call, client } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 
 /** A row of GET /api/bundles */
@@ -28,12 +28,7 @@ export const paymentKeys = {
 export function useBundles() {
   return useQuery({
     queryKey: paymentKeys.bundles,
-    queryFn: async () => {
-      // GET /api/bundles answers an array of offers (its declared schema).
-      const data = await apiGet<BundleOffer[]>('/api/bundles');
-      if (!Array.isArray(data)) throw new Error('Unexpected bundles response');
-      return data;
-    },
+    queryFn: () => call(client.GET('/api/bundles')),
     staleTime: 60_000,
   });
 }
@@ -44,9 +39,7 @@ export function usePaymentsMode(): PaymentsMode | undefined {
     queryKey: paymentKeys.config,
     queryFn: async () => {
       try {
-        const res = await apiGet<Partial<PaymentsConfig> | null>('/api/payments/config');
-        const mode = paymentsMode.safeParse(res?.mode);
-        return mode.success ? mode.data : 'stripe';
+        return (await call(client.GET('/api/payments/config'))).mode;
       } catch {
         return 'stripe' as const;
       }
@@ -67,14 +60,13 @@ export class PurchaseError extends Error {}
  * received', or 'Purchase failed'.
  */
 export async function startCheckout(priceId: string, origin: string = window.location.origin): Promise<string> {
-  let res: { url?: unknown; session_id?: unknown } | undefined;
+  let res: { url?: string } | undefined;
   try {
-    res = await apiPost('/functions/v1/stripe-checkout', {
-      price_id: priceId,
-      mode: 'payment',
-      success_url: `${origin}/success`,
-      cancel_url: `${origin}/dashboard`,
-    });
+    res = await call(
+      client.POST('/functions/v1/stripe-checkout', {
+        body: { price_id: priceId, mode: 'payment', success_url: `${origin}/success`, cancel_url: `${origin}/dashboard` },
+      }),
+    );
   } catch (err) {
     if (err instanceof ApiError) {
       if (err.fromServer) throw new PurchaseError(err.message);
@@ -83,7 +75,7 @@ export async function startCheckout(priceId: string, origin: string = window.loc
     }
     throw new PurchaseError(purchaseMessages.failed);
   }
-  if (!res || typeof res.url !== 'string' || !res.url) throw new PurchaseError(purchaseMessages.noUrl);
+  if (!res?.url) throw new PurchaseError(purchaseMessages.noUrl);
   return res.url;
 }
 
