@@ -187,6 +187,16 @@ async function healthSamples(opts: { count?: number; until?: Promise<unknown> })
   return xs;
 }
 
+/** The app process's cpu time so far (user + system), from /proc where there is one; NaN elsewhere. */
+function serverCpuSeconds(): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 async function resetFlood() {
   const idle = await healthSamples({ count: IDLE_SAMPLES });
   const worker = new Worker(new URL('./reset-flood.ts', import.meta.url), { workerData: { base, count: RESET_FLOOD, firstAddress: 900_000 } });
@@ -194,12 +204,14 @@ async function resetFlood() {
     worker.once('message', (m) => void worker.terminate().then(() => resolve(m)));
     worker.once('error', reject);
   });
+  const cpuBefore = serverCpuSeconds();
   const during = await healthSamples({ until: result });
   const { codes, attackMs } = await result;
+  const cpu = serverCpuSeconds() - cpuBefore;
   const ratio = pct(during, 0.95) / pct(idle, 0.95);
   console.log(`reset-password flood: ${RESET_FLOOD} made-up links in ${ms(attackMs)}: ${count(codes, 400)} refused as invalid links, ${count(codes, 429)} got 429, ${count(codes, 0)} lost the connection, ${others(codes, [400, 429, 0])} other`);
   console.log(
-    `  health p95 idle ${ms(pct(idle, 0.95))} (${idle.length} samples), during the flood ${ms(pct(during, 0.95))} (${during.length} samples): ${ratio.toFixed(2)}x (target <= 2x)`,
+    `  health p95 idle ${ms(pct(idle, 0.95))} (${idle.length} samples), during the flood ${ms(pct(during, 0.95))} (${during.length} samples): ${ratio.toFixed(2)}x (target <= 2x); app cpu during the flood ${cpu.toFixed(2)} s; load average ${os.loadavg()[0]!.toFixed(1)}`,
   );
   return ratio;
 }
@@ -219,8 +231,9 @@ function report(label: string, idle: number[], during: number[]) {
   );
 }
 
-/** Only the fairness row (BENCH_ABUSE_ROWS=fairness): it starts servers of its own. */
+/** One row alone: BENCH_ABUSE_ROWS=fairness (it starts servers of its own) or reset (the flood on a fresh server). */
 const onlyFairness = process.env.BENCH_ABUSE_ROWS === 'fairness';
+const onlyReset = process.env.BENCH_ABUSE_ROWS === 'reset';
 
 async function fairnessRows() {
   reportWait(await measureWait(root, image));
@@ -236,6 +249,11 @@ try {
     process.exit(0);
   }
   await waitReady();
+  if (onlyReset) {
+    await resetFlood();
+    stop();
+    process.exit(0);
+  }
   const readerToken = await signUp('reader@bench.test');
   for (let i = 0; i < 24; i++) await uploadOnce(readerToken);
   const reader = startReader(readerToken);
