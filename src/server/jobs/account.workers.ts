@@ -1,20 +1,18 @@
 import type { AccountService } from '../features/account/account.service.js';
 import type { MailService } from '../features/mail/mail.service.js';
-import { ACCOUNT_EXPORT_QUEUE, MAIL_QUEUE, type AccountExportMessage, type JobQueue } from './queue.js';
+import { JOBS, type JobQueue } from './queue.js';
+import { withHandler } from './job-definition.js';
 
 /** Mail delivery and large-export builds: light jobs next to the tool runs. */
 export async function startAccountWorkers(deps: { queue: JobQueue; mail: MailService; account: AccountService }): Promise<void> {
-  const mailWorker = await deps.queue.boss.work<{ mailId: string }>(
-    MAIL_QUEUE,
-    { batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 1 },
-    async ([job]) => deps.mail.deliver(job.data.mailId),
+  await deps.queue.work(
+    withHandler(JOBS.mail, (job) => deps.mail.deliver(job.mailId)),
+    { localConcurrency: 2, pollingIntervalSeconds: 1 },
   );
-  const exportWorker = await deps.queue.boss.work<AccountExportMessage>(
-    ACCOUNT_EXPORT_QUEUE,
-    { batchSize: 1, localConcurrency: 1, pollingIntervalSeconds: 2 },
-    async ([job]) => deps.account.buildExport(job.data.exportId),
+  await deps.queue.work(
+    withHandler(JOBS.accountExport, (job) => deps.account.buildExport(job.exportId)),
+    { localConcurrency: 1, pollingIntervalSeconds: 2 },
   );
-  deps.queue.workerIds.push(mailWorker, exportWorker);
   // Mails written while no queue was running (a CLI, a restart) go out now.
   await deps.mail.requeueWaiting();
 }

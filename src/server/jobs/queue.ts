@@ -1,40 +1,44 @@
-import { PgBoss } from 'pg-boss';
+import { PgBoss, type SendOptions, type WorkOptions } from 'pg-boss';
+import { z } from 'zod';
 import type { Db, Queryable } from '../db/db.js';
+import { checkedPayload, defineJob, type JobDefinition, type JobWorker } from './job-definition.js';
 
-export const TOOL_RUN_QUEUE = 'tool-run';
-/** Batch items: the same runs, on workers of their own so single runs never wait behind a batch. */
-export const BATCH_RUN_QUEUE = 'batch-run';
-/**
- * Runs whose source is a URL of another server wait here first: the source is fetched under its
- * deadline by workers of their own, one per user at a time, and only then does the run go to a
- * run queue. A source that hangs holds no slot of the workers that run tools.
- */
-export const SOURCE_FETCH_QUEUE = 'source-fetch';
 /** Longer than any source deadline (SOURCE_FETCH_TIMEOUT_SECONDS is at most 120). */
 const SOURCE_FETCH_EXPIRE_SECONDS = 180;
 // Any constant works: the same for every process of the app (see migrate.ts for the other).
 const QUEUE_SCHEMA_LOCK_KEY = 727_002;
 const HAND_BACK_WAIT_MS = 10_000;
-/** One job per stored mail (the job id is the mail id). */
-export const MAIL_QUEUE = 'mail';
-/** 'Download my data' archives too large to stream at once. */
-export const ACCOUNT_EXPORT_QUEUE = 'account-export';
 
-export interface AccountExportMessage {
-  exportId: string;
-  userId: string;
-}
+const toolRunMessage = z.object({ jobId: z.string(), userId: z.string(), timeLimitSeconds: z.number().positive() });
+export type ToolRunMessage = z.infer<typeof toolRunMessage>;
 
-export interface ToolRunMessage {
-  jobId: string;
-  userId: string;
-  timeLimitSeconds: number;
-}
+/** The app's queues, each with what its jobs carry. */
+export const JOBS = {
+  toolRun: defineJob('tool-run', toolRunMessage),
+  /** Batch items: the same runs, on workers of their own so single runs never wait behind a batch. */
+  batchRun: defineJob('batch-run', toolRunMessage),
+  /**
+   * Runs whose source is a URL of another server wait here first: the source is fetched under its
+   * deadline by workers of their own, one per user at a time, and only then does the run go to a
+   * run queue. A source that hangs holds no slot of the workers that run tools.
+   */
+  sourceFetch: defineJob(
+    'source-fetch',
+    toolRunMessage.extend({
+      /** Where the run goes once its source is in: the batch queue or the single-run one. */
+      batchItem: z.boolean(),
+    }),
+  ),
+  /** One job per stored mail (the job id is the mail id). */
+  mail: defineJob('mail', z.object({ mailId: z.string() })),
+  /** 'Download my data' archives too large to stream at once. */
+  accountExport: defineJob('account-export', z.object({ exportId: z.string(), userId: z.string() })),
+} as const;
 
-export interface SourceFetchMessage extends ToolRunMessage {
-  /** Where the run goes once its source is in: the batch queue or the single-run one. */
-  batchItem: boolean;
-}
+export type SourceFetchMessage = z.infer<typeof JOBS.sourceFetch.schema>;
+export type AccountExportMessage = z.infer<typeof JOBS.accountExport.schema>;
+
+const runJob = (batchItem: boolean) => (batchItem ? JOBS.batchRun : JOBS.toolRun);
 
 export interface QueueOptions {
   /** Seconds without a worker heartbeat before a job is retried (a crashed worker). */
@@ -94,7 +98,7 @@ export class JobQueue {
     });
     boss.on('error', (err) => opts.log?.error({ err }, 'job queue error'));
     await boss.start();
-    for (const name of [TOOL_RUN_QUEUE, BATCH_RUN_QUEUE]) {
+    for (const { name } of [JOBS.toolRun, JOBS.batchRun]) {
       await boss.createQueue(name, {
         retryLimit: 2,
         retryDelay: opts.retryDelaySeconds ?? 5,
@@ -103,7 +107,7 @@ export class JobQueue {
         deleteAfterSeconds: 7 * 86_400,
       });
     }
-    await boss.createQueue(SOURCE_FETCH_QUEUE, {
+    await boss.createQueue(JOBS.sourceFetch.name, {
       retryLimit: 1,
       retryDelay: opts.retryDelaySeconds ?? 5,
       heartbeatSeconds: opts.heartbeatSeconds ?? 30,
@@ -111,14 +115,14 @@ export class JobQueue {
       deleteAfterSeconds: 86_400,
     });
     // A slow or down SMTP server is retried with backoff; the request that wrote the mail never waits.
-    await boss.createQueue(MAIL_QUEUE, {
+    await boss.createQueue(JOBS.mail.name, {
       retryLimit: 4,
       retryDelay: opts.retryDelaySeconds ?? 30,
       retryBackoff: true,
       expireInSeconds: 120,
       deleteAfterSeconds: 86_400,
     });
-    await boss.createQueue(ACCOUNT_EXPORT_QUEUE, {
+    await boss.createQueue(JOBS.accountExport.name, {
       retryLimit: 2,
       retryDelay: opts.retryDelaySeconds ?? 30,
       retryBackoff: true,
@@ -131,11 +135,10 @@ export class JobQueue {
   /** Enqueues inside the caller's transaction; grouped by user for the per-user cap. */
   async sendToolRun(message: ToolRunMessage, tx: Queryable, batchItem = false, fetchFirst = false): Promise<void> {
     if (fetchFirst) {
-      const fetch: SourceFetchMessage = { ...message, batchItem };
-      await this.boss.send(SOURCE_FETCH_QUEUE, fetch, { id: message.jobId, group: { id: message.userId }, db: txDb(tx) });
+      await this.send(JOBS.sourceFetch, { ...message, batchItem }, { id: message.jobId, group: { id: message.userId }, db: txDb(tx) });
       return;
     }
-    await this.boss.send(batchItem ? BATCH_RUN_QUEUE : TOOL_RUN_QUEUE, message, {
+    await this.send(runJob(batchItem), message, {
       id: message.jobId,
       group: { id: message.userId },
       expireInSeconds: message.timeLimitSeconds,
@@ -145,7 +148,7 @@ export class JobQueue {
 
   /** A run whose source was fetched goes on to the run workers; a repeat for the same run is ignored. */
   async sendFetchedRun(message: ToolRunMessage, batchItem: boolean): Promise<void> {
-    await this.boss.send(batchItem ? BATCH_RUN_QUEUE : TOOL_RUN_QUEUE, message, {
+    await this.send(runJob(batchItem), message, {
       id: message.jobId,
       group: { id: message.userId },
       expireInSeconds: message.timeLimitSeconds,
@@ -155,13 +158,30 @@ export class JobQueue {
 
   /** Delivery of a stored mail, committed with tx when given. A second send of the same mail is ignored. */
   async sendMail(mailId: string, tx?: Queryable): Promise<void> {
-    await this.boss.send(MAIL_QUEUE, { mailId }, { id: mailId, ...(tx ? { db: txDb(tx) } : {}) });
+    await this.send(JOBS.mail, { mailId }, { id: mailId, ...(tx ? { db: txDb(tx) } : {}) });
     this.wake();
   }
 
   async sendAccountExport(message: AccountExportMessage): Promise<void> {
-    await this.boss.send(ACCOUNT_EXPORT_QUEUE, message, { id: message.exportId });
+    await this.send(JOBS.accountExport, message, { id: message.exportId });
     this.wake();
+  }
+
+  /** Sends a job to its queue; the payload is checked against the queue's schema first, so a wrong one is never stored. */
+  private async send<P>(job: JobDefinition<P>, payload: P, options: SendOptions): Promise<void> {
+    await this.boss.send(job.name, checkedPayload(job, payload) as object, options);
+  }
+
+  /**
+   * Works a queue: each job's payload is checked against the queue's schema before the handler
+   * gets it (a payload that does not parse fails the attempt, named in the error). Returns the worker id.
+   */
+  async work<P>(job: JobWorker<P>, options: Omit<WorkOptions, 'batchSize'>): Promise<string> {
+    const id = await this.boss.work<object>(job.name, { ...options, batchSize: 1 }, async ([message]) => {
+      if (message) await job.handler(checkedPayload(job, message.data), message.signal);
+    });
+    this.workerIds.push(id);
+    return id;
   }
 
   /** Wakes this process's idle workers at once (a send from this process). */
@@ -172,9 +192,9 @@ export class JobQueue {
   readonly workerIds: string[] = [];
 
   async cancelToolRun(jobId: string, batchItem = false): Promise<void> {
-    await this.boss.cancel(batchItem ? BATCH_RUN_QUEUE : TOOL_RUN_QUEUE, jobId);
+    await this.boss.cancel(runJob(batchItem).name, jobId);
     // Still waiting for its source, or about to: the fetch worker sees it ended either way.
-    await this.boss.cancel(SOURCE_FETCH_QUEUE, jobId).catch(() => {});
+    await this.boss.cancel(JOBS.sourceFetch.name, jobId).catch(() => {});
   }
 
   private stopped = false;

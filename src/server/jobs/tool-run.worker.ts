@@ -7,7 +7,8 @@ import type { ToolsService } from '../features/tools/tools.service.js';
 import { generatedName, toolErrors } from '../features/tools/tools.service.js';
 import type { ToolMediaPort } from '../features/tools/tool-media.js';
 import { InvalidResultError } from '../tools/tool-definition.js';
-import { BATCH_RUN_QUEUE, SOURCE_FETCH_QUEUE, TOOL_RUN_QUEUE, type JobQueue, type SourceFetchMessage, type ToolRunMessage } from './queue.js';
+import { JOBS, type JobQueue, type SourceFetchMessage, type ToolRunMessage } from './queue.js';
+import { withHandler } from './job-definition.js';
 import type { ParsedInput } from '../tools/tool-definition.js';
 import { observeToolRun, type JobOutcome } from '../observability/metrics.js';
 import type { RunErrorCode } from '../../shared/admin-jobs.schema.js';
@@ -48,21 +49,14 @@ const PROGRESS_INTERVAL_MS = 400;
  * on each, a user's runs are capped across processes so users interleave.
  */
 export async function startToolWorkers(deps: WorkerDeps): Promise<void> {
-  for (const [queue, concurrency] of [
-    [TOOL_RUN_QUEUE, deps.concurrency],
-    [BATCH_RUN_QUEUE, deps.batchConcurrency ?? deps.concurrency],
+  for (const [job, concurrency] of [
+    [JOBS.toolRun, deps.concurrency],
+    [JOBS.batchRun, deps.batchConcurrency ?? deps.concurrency],
   ] as const) {
-    const id = await deps.queue.boss.work<ToolRunMessage>(
-      queue,
-      {
-        batchSize: 1,
-        localConcurrency: concurrency,
-        groupConcurrency: perUserSlots(deps.perUserConcurrency, concurrency),
-        pollingIntervalSeconds: 1,
-      },
-      async ([message]) => {
+    await deps.queue.work(
+      withHandler(job, async (message, signal) => {
         try {
-          const run = runToolJob(message.data, deps, message.signal);
+          const run = runToolJob(message, deps, signal);
           deps.queue.track(run);
           await run;
         } finally {
@@ -70,24 +64,22 @@ export async function startToolWorkers(deps: WorkerDeps): Promise<void> {
           // sleeping out its polling interval while work is waiting.
           deps.queue.wake();
         }
-      },
+      }),
+      { localConcurrency: concurrency, groupConcurrency: perUserSlots(deps.perUserConcurrency, concurrency), pollingIntervalSeconds: 1 },
     );
-    deps.queue.workerIds.push(id);
   }
-  const fetchId = await deps.queue.boss.work<SourceFetchMessage>(
-    SOURCE_FETCH_QUEUE,
-    { batchSize: 1, localConcurrency: deps.fetchConcurrency ?? SOURCE_FETCHES, groupConcurrency: 1, pollingIntervalSeconds: 1 },
-    async ([message]) => {
+  await deps.queue.work(
+    withHandler(JOBS.sourceFetch, async (message) => {
       try {
-        const fetched = fetchRunSource(message.data, deps);
+        const fetched = fetchRunSource(message, deps);
         deps.queue.track(fetched);
         await fetched;
       } finally {
         deps.queue.wake();
       }
-    },
+    }),
+    { localConcurrency: deps.fetchConcurrency ?? SOURCE_FETCHES, groupConcurrency: 1, pollingIntervalSeconds: 1 },
   );
-  deps.queue.workerIds.push(fetchId);
 }
 
 /**
