@@ -48,7 +48,6 @@ export const exportEntry = z.object({
   size_bytes: z.number().nullable(),
   url: z.string().nullable(),
 });
-export type ExportEntry = z.infer<typeof exportEntry>;
 
 /** The account page's summary of the signed-in person. */
 export const accountSummary = z.object({
@@ -57,7 +56,6 @@ export const accountSummary = z.object({
   email_verified: z.boolean(),
   verification_required: z.boolean(),
 });
-export type AccountSummary = z.infer<typeof accountSummary>;
 
 /** A new password: the same rules as at sign-up, in the same words. */
 export function newPasswordError(password: string, confirmPassword: string | undefined): string | null {

@@ -47,3 +47,14 @@ export const pricingUpdateResultSchema = z.object({
   changes: count,
 });
 export type PricingUpdateResult = z.infer<typeof pricingUpdateResultSchema>;
+
+/**
+ * POST /functions/v1/admin-update-pricing as the admin screen sends it (requirements §7):
+ * only what changed. The route reads a looser wire shape and checks every value itself.
+ */
+export const pricingUpdateRequestSchema = z.object({
+  pricing_updates: z.record(z.string(), z.number()),
+  tool_discounts: z.record(z.string(), z.number()),
+  plan_energy_updates: z.record(z.string(), z.object({ energy_amount: z.number().optional(), bonus_energy: z.number().optional() })),
+});
+export type PricingUpdateBody = z.infer<typeof pricingUpdateRequestSchema>;

@@ -5,7 +5,6 @@ export const paymentsMode = z.enum(['stripe', 'test', 'disabled']);
 export type PaymentsMode = z.infer<typeof paymentsMode>;
 
 export const paymentsConfigSchema = z.object({ mode: paymentsMode });
-export type PaymentsConfig = z.infer<typeof paymentsConfigSchema>;
 
 /** A checkout just opened: the page to send the browser to (Stripe's, or the test checkout's on our origin). */
 export const checkoutStartedSchema = z.object({ url: z.string(), session_id: z.string() });

@@ -19,10 +19,7 @@ export type MeResponse = z.infer<typeof meResponse>;
  * session that has ended). Always 200, so a signed-out page logs no failed request.
  */
 export const sessionResponse = z.object({ user: meResponse.nullable() });
-export type SessionResponse = z.infer<typeof sessionResponse>;
 
 /** The role checks (requirements §7), answered by the server in the spec's field names. */
 export const vipStatusResponse = z.object({ isVip: z.boolean() });
-export type VipStatus = z.infer<typeof vipStatusResponse>;
 export const adminStatusResponse = z.object({ isAdmin: z.boolean() });
-export type AdminStatus = z.infer<typeof adminStatusResponse>;

@@ -20,3 +20,16 @@ export function createPixelRushClient(baseUrl: string, apiKey: string, init: { f
     fetch: init.fetch,
   });
 }
+
+/**
+ * The same client for the PixelRush web app itself: signed in by its session
+ * cookie (sent with every call) instead of a key.
+ */
+export function createSessionClient(baseUrl: string, init: { fetch?: typeof fetch } = {}): PixelRushClient {
+  return createClient<paths>({
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    credentials: 'include',
+    headers: { accept: 'application/json' },
+    fetch: init.fetch,
+  });
+}

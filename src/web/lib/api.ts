@@ -1,5 +1,4 @@
-import createClient from 'openapi-fetch';
-import type { paths } from '@pixelrush/client';
+import { createSessionClient } from '@pixelrush/client';
 import { messages } from '../../shared/messages.js';
 
 /**
@@ -28,14 +27,12 @@ export class ApiError extends Error {
  *
  *   const me = await call(client.GET('/api/me'));
  */
-export const client = createClient<paths>({
+export const client = createSessionClient(
   // openapi-fetch builds a Request, which needs an absolute address.
-  baseUrl: typeof location === 'undefined' ? 'http://localhost' : location.origin,
-  credentials: 'include',
-  headers: { Accept: 'application/json' },
+  typeof location === 'undefined' ? 'http://localhost' : location.origin,
   // Looked up at each call (not once at load), so a page or test that swaps fetch is honoured.
-  fetch: (request) => globalThis.fetch(request),
-});
+  { fetch: (request) => globalThis.fetch(request) },
+);
 
 /** What every client call resolves to: `data` on 2xx, `error` (the parsed body) otherwise. */
 interface Answer<D> {
@@ -137,7 +134,6 @@ export const apiGet = <T = unknown>(path: string, signal?: AbortSignal) => api<T
 export const apiPost = <T = unknown>(path: string, body?: unknown, signal?: AbortSignal) =>
   api<T>(path, { method: 'POST', body, signal });
 
-export const apiPut = <T = unknown>(path: string, body?: unknown) => api<T>(path, { method: 'PUT', body });
 
 export const apiDelete = <T = unknown>(path: string) => api<T>(path, { method: 'DELETE' });
 

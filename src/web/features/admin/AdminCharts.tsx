@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Activity, BatteryCharging } from 'lucide-react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { CHART_DAYS, type AdminCharts as Charts } from '../../../shared/admin-jobs.schema.js';
-import { apiGet, describeError } from '../../lib/api';
+import { CHART_DAYS } from '../../../shared/admin-jobs.schema.js';
+import { call, client, describeError } from '../../lib/api';
 import { adminKeys, numberFormat } from './adminApi';
 import { toolTitle } from './JobsConsole';
 import { ErrorBox, Panel, Skeleton } from './ui';
@@ -119,7 +119,7 @@ export default function AdminCharts() {
   const [days, setDays] = useState<number>(CHART_DAYS.default);
   const [tool, setTool] = useState('all');
   const q = useQuery({
-    queryKey: adminKeys.charts(days), queryFn: () => apiGet<Charts>(`/api/admin/charts?days=${days}`),
+    queryKey: adminKeys.charts(days), queryFn: () => call(client.GET('/api/admin/charts', { params: { query: { days } } })),
     refetchInterval: 5 * 60_000,
     // Another period keeps the charts (and an open table) on screen until its numbers arrive.
     placeholderData: (previous) => previous,

@@ -2,8 +2,8 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { ArrowRight, History, RotateCw } from 'lucide-react';
 import { TOOL_CATALOG, type ToolName } from '../../../shared/pricing.js';
 import { Button } from '../../components/Button';
-import { apiGet, describeError } from '../../lib/api';
-import { adminKeys, formatDateTime, numberFormat, type AuditEntry, type Page } from './adminApi';
+import { call, client, describeError } from '../../lib/api';
+import { adminKeys, formatDateTime, numberFormat, type AuditEntry } from './adminApi';
 import { ErrorBox, Skeleton, StatusPill } from './ui';
 
 const PAGE_SIZE = 20;
@@ -88,7 +88,7 @@ export function AuditLog() {
     queryKey: adminKeys.audit,
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) =>
-      apiGet<Page<AuditEntry>>(`/api/admin/audit?limit=${PAGE_SIZE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`),
+      call(client.GET('/api/admin/audit', { params: { query: { limit: PAGE_SIZE, cursor: pageParam ?? undefined } } })),
     getNextPageParam: (last) => last.next_cursor ?? null,
     staleTime: 15_000,
   });

@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle } from 'lucide-react';
 import clsx from 'clsx';
-import type { FailureRates as Rates } from '../../../shared/admin-jobs.schema.js';
-import { apiGet, describeError } from '../../lib/api';
+import { call, client, describeError } from '../../lib/api';
 import { adminKeys, numberFormat } from './adminApi';
 import { toolTitle } from './JobsConsole';
 import { ErrorBox, Panel, Skeleton } from './ui';
@@ -20,7 +19,7 @@ function Rate({ runs, failed }: { runs: number; failed: number }) {
 
 /** GET /api/admin/jobs/failure-rates: the share of runs that failed per tool, last hour and day. */
 export function FailureRates({ className }: { className?: string }) {
-  const q = useQuery({ queryKey: adminKeys.failureRates, queryFn: () => apiGet<Rates>('/api/admin/jobs/failure-rates'), refetchInterval: 60_000 });
+  const q = useQuery({ queryKey: adminKeys.failureRates, queryFn: () => call(client.GET('/api/admin/jobs/failure-rates')), refetchInterval: 60_000 });
   return (
     <Panel id="failure-rates-title" title="Failure rate per tool" description="Runs that ended and how many failed (cancelled runs not counted)." icon={AlertTriangle} className={className}>
       {q.isPending ? (

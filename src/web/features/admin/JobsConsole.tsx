@@ -3,10 +3,10 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { Ban, ListChecks, RotateCcw, RotateCw } from 'lucide-react';
 import { toast } from 'sonner';
 import { TOOLS, type ToolEndpoint } from '../../../shared/tool-catalog.js';
-import { ADMIN_JOB_STATUSES, type AdminJob, type AdminJobAction } from '../../../shared/admin-jobs.schema.js';
+import { ADMIN_JOB_STATUSES, type AdminJob } from '../../../shared/admin-jobs.schema.js';
 import { Button } from '../../components/Button';
-import { apiGet, apiPost, describeError, errorMessage } from '../../lib/api';
-import { adminKeys, formatDateTime, numberFormat, type Page } from './adminApi';
+import { call, client, describeError, errorMessage } from '../../lib/api';
+import { adminKeys, formatDateTime, numberFormat } from './adminApi';
 import { ErrorBox, Skeleton, StatusPill } from './ui';
 
 const PAGE_SIZE = 20;
@@ -48,7 +48,7 @@ function useDebounced<T>(value: T, ms: number): T {
 export function JobsConsole() {
   const ids = { tool: useId(), status: useId(), user: useId(), period: useId() };
   const [tool, setTool] = useState('');
-  const [status, setStatus] = useState('');
+  const [status, setStatus] = useState<AdminJob['status'] | ''>('');
   const [userText, setUserText] = useState('');
   const [period, setPeriod] = useState<(typeof PERIODS)[number]['id']>('day');
   const user = useDebounced(userText.trim(), 300);
@@ -58,14 +58,16 @@ export function JobsConsole() {
     queryKey: adminKeys.jobs(filters),
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) => {
-      const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
-      if (tool) params.set('tool', tool);
-      if (status) params.set('status', status);
-      if (user) params.set('user', user);
       const span = PERIODS.find((p) => p.id === period)!.ms;
-      if (span) params.set('from', new Date(Date.now() - span).toISOString());
-      if (pageParam) params.set('cursor', pageParam);
-      return apiGet<Page<AdminJob>>(`/api/admin/jobs?${params}`);
+      const query = {
+        limit: PAGE_SIZE,
+        tool: tool || undefined,
+        status: status || undefined,
+        user: user || undefined,
+        from: span ? new Date(Date.now() - span).toISOString() : undefined,
+        cursor: pageParam ?? undefined,
+      };
+      return call(client.GET('/api/admin/jobs', { params: { query } }));
     },
     getNextPageParam: (last) => last.next_cursor ?? null,
     staleTime: 5_000,
@@ -93,7 +95,7 @@ export function JobsConsole() {
           <label htmlFor={ids.status} className="mb-1 block text-xs font-medium text-zinc-400">
             Status
           </label>
-          <select id={ids.status} value={status} onChange={(e) => setStatus(e.target.value)} className="input w-full py-2">
+          <select id={ids.status} value={status} onChange={(e) => setStatus(ADMIN_JOB_STATUSES.find((s) => s === e.target.value) ?? '')} className="input w-full py-2">
             <option value="">Any status</option>
             {ADMIN_JOB_STATUSES.map((s) => (
               <option key={s} value={s}>
@@ -191,7 +193,12 @@ function JobRow({ job }: { job: AdminJob }) {
     void qc.invalidateQueries({ queryKey: adminKeys.summary });
   };
   const action = useMutation({
-    mutationFn: (kind: 'retry' | 'cancel') => apiPost<AdminJobAction>(`/api/admin/jobs/${encodeURIComponent(job.id)}/${kind}`),
+    mutationFn: (kind: 'retry' | 'cancel') =>
+      call(
+        kind === 'retry'
+          ? client.POST('/api/admin/jobs/{id}/retry', { params: { path: { id: job.id } } })
+          : client.POST('/api/admin/jobs/{id}/cancel', { params: { path: { id: job.id } } }),
+      ),
     onSuccess: (_res, kind) => {
       toast.success(kind === 'retry' ? `${toolTitle(job.tool)} for ${job.user_email} runs again` : `Cancelled ${toolTitle(job.tool)} for ${job.user_email}; ENERGY refunded`);
       refresh();

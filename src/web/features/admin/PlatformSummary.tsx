@@ -3,9 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Activity, BarChart3, Coins, DollarSign, RotateCw, Users, Zap } from 'lucide-react';
 import clsx from 'clsx';
 import { TOOL_CATALOG, type ToolName } from '../../../shared/pricing.js';
-import { apiGet, describeError } from '../../lib/api';
+import { call, client, describeError } from '../../lib/api';
 import { Button } from '../../components/Button';
-import { adminKeys, formatDateTime, money, numberFormat, type PlatformSummary as Summary } from './adminApi';
+import { adminKeys, formatDateTime, money, numberFormat } from './adminApi';
 import { ErrorBox, Panel, Skeleton } from './ui';
 
 function toolLabel(tool: string): string {
@@ -44,7 +44,7 @@ function Stat({
 export function PlatformSummary({ className }: { className?: string }) {
   const q = useQuery({
     queryKey: adminKeys.summary,
-    queryFn: () => apiGet<Summary>('/api/admin/summary'),
+    queryFn: () => call(client.GET('/api/admin/summary')),
     staleTime: 30_000,
   });
   const s = q.data;

@@ -4,16 +4,16 @@ import { Slider } from 'radix-ui';
 import { Gift, Package, Percent, RotateCcw, Save, SearchX, Tag, Wrench, Zap } from 'lucide-react';
 import { toast } from 'sonner';
 import clsx from 'clsx';
-import type { PricingUpdateResult } from '../../../shared/admin.schema.js';
+import type { PricingUpdateBody } from '../../../shared/admin.schema.js';
 import type { PlanEnergy } from '../../../shared/bundles.js';
 import { adminUiMessages } from '../../../shared/messages.js';
 import { effectiveCost, VIEW_TOOL } from '../../../shared/pricing.js';
 import type { ToolPricing } from '../../../shared/pricing.schema.js';
 import { Button } from '../../components/Button';
-import { apiGet, apiPost, describeError, errorMessage } from '../../lib/api';
+import { call, client, describeError, errorMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { fetchPricing } from '../../lib/usePricing';
-import { adminKeys, money, numberFormat, parseBaseCost, parseWholeNumber, type PricingUpdateBody } from './adminApi';
+import { adminKeys, money, numberFormat, parseBaseCost, parseWholeNumber } from './adminApi';
 import { ErrorBox, Panel, Skeleton, StatusPill, SuccessBox } from './ui';
 
 const RUNNABLE_TOOLS: ReadonlySet<string> = new Set(Object.values(VIEW_TOOL));
@@ -34,7 +34,7 @@ interface PlanDraft {
 export function PricingEditor() {
   const qc = useQueryClient();
   const tools = useQuery({ queryKey: queryKeys.pricing, queryFn: fetchPricing, staleTime: 60_000 });
-  const plans = useQuery({ queryKey: adminKeys.plans, queryFn: () => apiGet<PlanEnergy[]>('/api/plans?all=1'), staleTime: 60_000 });
+  const plans = useQuery({ queryKey: adminKeys.plans, queryFn: () => call(client.GET('/api/plans', { params: { query: { all: '1' } } })), staleTime: 60_000 });
 
   const [baseDrafts, setBaseDrafts] = useState<Record<string, string>>({});
   const [discountDrafts, setDiscountDrafts] = useState<Record<string, number>>({});
@@ -103,7 +103,7 @@ export function PricingEditor() {
   };
 
   const save = useMutation({
-    mutationFn: (body: PricingUpdateBody) => apiPost<PricingUpdateResult>('/functions/v1/admin-update-pricing', body),
+    mutationFn: (body: PricingUpdateBody) => call(client.POST('/functions/v1/admin-update-pricing', { body })),
     onMutate: () => setResult(null),
     onSuccess: async () => {
       // Fresh rows first, then drop the drafts, so the inputs never flash the old values.

@@ -2,10 +2,8 @@ import { useEffect, useId, useState } from 'react';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Loader2, Receipt, Search, Undo2 } from 'lucide-react';
 import { toast } from 'sonner';
-import type { Page } from '../../../shared/page.schema.js';
-import type { AdminPurchase, AdminPurchaseDetail, RefundResult } from '../../../shared/purchases.schema.js';
 import { Button } from '../../components/Button';
-import { apiGet, apiPost, describeError, errorMessage } from '../../lib/api';
+import { call, client, describeError, errorMessage } from '../../lib/api';
 import { formatMoney, PurchaseStatus } from '../payments/purchase-format';
 import { adminKeys, formatDateTime, numberFormat } from './adminApi';
 import { ErrorBox, Skeleton } from './ui';
@@ -39,7 +37,7 @@ function PurchaseList({ onOpen }: { onOpen: (id: string) => void }) {
     queryKey: keys.list(query),
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) =>
-      apiGet<Page<AdminPurchase>>(`/api/admin/purchases?query=${encodeURIComponent(query)}&limit=${PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`),
+      call(client.GET('/api/admin/purchases', { params: { query: { query, limit: PAGE, cursor: pageParam ?? undefined } } })),
     getNextPageParam: (last) => last.next_cursor ?? null,
     placeholderData: keepPreviousData,
     staleTime: 10_000,
@@ -108,9 +106,10 @@ function PurchaseDetail({ id, onBack }: { id: string; onBack: () => void }) {
   const qc = useQueryClient();
   const amountId = useId();
   const [amount, setAmount] = useState('');
-  const q = useQuery({ queryKey: keys.detail(id), queryFn: () => apiGet<AdminPurchaseDetail>(`/api/admin/purchases/${encodeURIComponent(id)}`) });
+  const q = useQuery({ queryKey: keys.detail(id), queryFn: () => call(client.GET('/api/admin/purchases/{id}', { params: { path: { id } } })) });
   const refund = useMutation({
-    mutationFn: (cents: number | undefined) => apiPost<RefundResult>(`/api/admin/purchases/${encodeURIComponent(id)}/refund`, cents ? { amount_cents: cents } : {}),
+    mutationFn: (cents: number | undefined) =>
+      call(client.POST('/api/admin/purchases/{id}/refund', { params: { path: { id } }, body: cents ? { amount_cents: cents } : {} })),
     onSuccess: async (res) => {
       toast.success(`Refunded ${formatMoney(res.refunded_cents, q.data?.currency ?? 'usd')}`);
       setAmount('');

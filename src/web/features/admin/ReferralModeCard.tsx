@@ -5,8 +5,7 @@ import { DoorOpen, KeyRound, Loader2 } from 'lucide-react';
 import { toast } from 'sonner';
 import clsx from 'clsx';
 import { adminUiMessages } from '../../../shared/messages.js';
-import type { ReferralSettings } from '../../../shared/settings.schema.js';
-import { apiGet, apiPut, describeError, errorMessage } from '../../lib/api';
+import { call, client, describeError, errorMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { adminKeys } from './adminApi';
 import { ErrorBox, Skeleton } from './ui';
@@ -20,11 +19,11 @@ export function ReferralModeCard({ className }: { className?: string }) {
 
   const setting = useQuery({
     queryKey: adminKeys.referralSetting,
-    queryFn: async () => (await apiGet<ReferralSettings>('/api/settings/referral')).is_referral_only === true,
+    queryFn: async () => (await call(client.GET('/api/settings/referral'))).is_referral_only,
   });
 
   const save = useMutation({
-    mutationFn: (value: boolean) => apiPut<ReferralSettings>('/api/settings/referral', { is_referral_only: value }),
+    mutationFn: (value: boolean) => call(client.PUT('/api/settings/referral', { body: { is_referral_only: value } })),
     onMutate: async (value) => {
       setError(null);
       await qc.cancelQueries({ queryKey: adminKeys.referralSetting });

@@ -3,10 +3,9 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { Ban, Crown, Gift, Loader2, Search, ShieldCheck, Undo2, UserRound } from 'lucide-react';
 import { toast } from 'sonner';
 import { ROLES, type Role } from '../../../shared/constants.js';
-import type { GrantResult, RoleResult, SuspensionResult } from '../../../shared/admin-users.schema.js';
 import { useUser } from '../../app/auth';
 import { Button } from '../../components/Button';
-import { apiGet, apiPost, describeError, errorMessage } from '../../lib/api';
+import { call, client, describeError, errorMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { adminKeys, formatDateTime, numberFormat, type AdminUser } from './adminApi';
 import { ErrorBox, Skeleton, StatusPill } from './ui';
@@ -48,7 +47,7 @@ export function UserLookup() {
 
   const q = useQuery({
     queryKey: adminKeys.users(query),
-    queryFn: () => apiGet<{ items: AdminUser[] }>(`/api/admin/users?query=${encodeURIComponent(query)}&limit=${RESULTS}`),
+    queryFn: () => call(client.GET('/api/admin/users', { params: { query: { query, limit: RESULTS } } })),
     placeholderData: keepPreviousData,
     staleTime: 10_000,
   });
@@ -116,7 +115,7 @@ function UserRow({ user }: { user: AdminUser }) {
   };
 
   const role = useMutation({
-    mutationFn: (next: Role) => apiPost<RoleResult>(`/api/admin/users/${encodeURIComponent(user.id)}/role`, { role: next }),
+    mutationFn: (next: Role) => call(client.POST('/api/admin/users/{id}/role', { params: { path: { id: user.id } }, body: { role: next } })),
     onSuccess: (res) => {
       toast.success(`${user.email} is now ${ROLE_LABEL[res.role] ?? res.role}`);
       refresh();
@@ -126,7 +125,7 @@ function UserRow({ user }: { user: AdminUser }) {
 
   const grant = useMutation({
     mutationFn: (n: number) =>
-      apiPost<GrantResult>(`/api/admin/users/${encodeURIComponent(user.id)}/grant`, { amount: n, reason: 'Granted by admin' }),
+      call(client.POST('/api/admin/users/{id}/grant', { params: { path: { id: user.id } }, body: { amount: n, reason: 'Granted by admin' } })),
     onSuccess: (res, n) => {
       toast.success(`Granted ${numberFormat.format(n)} ENERGY to ${user.email}. New balance: ${numberFormat.format(res.energy_balance)} ENERGY`);
       setAmount('');
@@ -137,7 +136,14 @@ function UserRow({ user }: { user: AdminUser }) {
   });
 
   const suspension = useMutation({
-    mutationFn: (suspend: boolean) => apiPost<SuspensionResult>(`/api/admin/users/${encodeURIComponent(user.id)}/${suspend ? 'suspend' : 'reinstate'}`, {}),
+    mutationFn: (suspend: boolean) => {
+      const params = { path: { id: user.id } };
+      return call(
+        suspend
+          ? client.POST('/api/admin/users/{id}/suspend', { params, body: {} })
+          : client.POST('/api/admin/users/{id}/reinstate', { params }),
+      );
+    },
     onSuccess: (res) => {
       toast.success(
         res.suspended

@@ -2,9 +2,9 @@ import { useEffect, useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Gift } from 'lucide-react';
 import { toast } from 'sonner';
-import { MAX_WELCOME_ENERGY, welcomeGrantMessages, type WelcomeGrant } from '../../../shared/settings.schema.js';
+import { MAX_WELCOME_ENERGY, welcomeGrantMessages } from '../../../shared/settings.schema.js';
 import { Button } from '../../components/Button';
-import { apiGet, apiPut, describeError, errorMessage } from '../../lib/api';
+import { call, client, describeError, errorMessage } from '../../lib/api';
 import { adminKeys, numberFormat } from './adminApi';
 import { ErrorBox, Skeleton } from './ui';
 
@@ -19,14 +19,14 @@ export function WelcomeGrantField() {
 
   const setting = useQuery({
     queryKey: adminKeys.welcomeGrant,
-    queryFn: async () => (await apiGet<WelcomeGrant>('/api/admin/welcome-grant')).welcome_energy,
+    queryFn: async () => (await call(client.GET('/api/admin/welcome-grant'))).welcome_energy,
   });
   useEffect(() => {
     if (setting.data !== undefined) setText(String(setting.data));
   }, [setting.data]);
 
   const save = useMutation({
-    mutationFn: (value: number) => apiPut<WelcomeGrant>('/api/admin/welcome-grant', { welcome_energy: value }),
+    mutationFn: (value: number) => call(client.PUT('/api/admin/welcome-grant', { body: { welcome_energy: value } })),
     onSuccess: (res) => {
       setError(null);
       qc.setQueryData(adminKeys.welcomeGrant, res.welcome_energy);

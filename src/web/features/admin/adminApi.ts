@@ -1,18 +1,10 @@
 import { queryKeys } from '../../lib/queryKeys';
 
-/** GET /api/admin/summary and a row of GET /api/admin/audit */
-export type { AuditEntry, PlatformSummary } from '../../../shared/admin.schema.js';
-export type { Page } from '../../../shared/page.schema.js';
+/** A row of GET /api/admin/audit */
+export type { AuditEntry } from '../../../shared/admin.schema.js';
 
 /** A row of GET /api/admin/users */
 export type { AdminUser } from '../../../shared/admin-users.schema.js';
-
-/** POST /functions/v1/admin-update-pricing (requirements §7): only what changed. */
-export interface PricingUpdateBody {
-  pricing_updates: Record<string, number>;
-  tool_discounts: Record<string, number>;
-  plan_energy_updates: Record<string, { energy_amount?: number; bonus_energy?: number }>;
-}
 
 export const adminKeys = {
   all: ['admin'] as const,
