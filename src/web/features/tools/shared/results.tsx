@@ -144,7 +144,11 @@ export function ImageResult({ endpoint, result, afterField, beforeFallback, onNe
           <Images className="size-4" aria-hidden="true" /> My Images
         </button>
       </ResultHeader>
-      {sharing && item.data && <SharePanel item={item.data} />}
+      {sharing && item.data && (
+        <div className="max-w-xl">
+          <SharePanel item={item.data} />
+        </div>
+      )}
       {after && before ? (
         <CompareSlider beforeSrc={before} afterSrc={after} beforeLabel="Before" afterLabel="After" />
       ) : after ? (
@@ -189,7 +193,11 @@ export function VideoResult({ endpoint, result, videoField, onNew, onReuse, open
           <Film className="size-4" aria-hidden="true" /> My Videos
         </button>
       </ResultHeader>
-      {sharing && item.data && <SharePanel item={item.data} />}
+      {sharing && item.data && (
+        <div className="max-w-xl">
+          <SharePanel item={item.data} />
+        </div>
+      )}
       {src && (
         <div className="overflow-hidden rounded-2xl border border-zinc-800 bg-black">
           <video src={src} controls playsInline loop className="mx-auto max-h-[70vh] w-full" data-testid="result-video" />
