@@ -15,6 +15,7 @@ import { guidedNlm } from '../src/server/providers/ai/local/denoise-core.mjs';
 import { decodeImage } from '../src/server/providers/ai/local/image-io.js';
 import { DEBLOCK_COST, RESTORE_COST } from '../src/server/providers/ai/local/models.js';
 import type { TfWorkerPool, TileTask } from '../src/server/providers/ai/local/pool.js';
+import { restoreStages, restoreTile } from '../src/server/providers/ai/local/restore-tile.mjs';
 import { tiers } from '../src/server/providers/ai/local/restore.js';
 import { runTiled } from '../src/server/providers/ai/local/tiling.js';
 
@@ -122,6 +123,44 @@ describe('tiled pass', () => {
     expect(most).toBeLessThanOrEqual(4);
     // Identity tiles blended back give the photo itself.
     expect(Buffer.compare(Buffer.from(out.data), Buffer.from(data))).toBe(0);
+  });
+  it('writes the repair over the photo only where no tile still has to be cut from it', async () => {
+    // Tiles that change every pixel (and differently by where they lie): a tile cut from rows already
+    // overwritten would come back different, so in place must equal a separate output.
+    const fakePool = {
+      size: 2,
+      run: async (task: TileTask) => {
+        await new Promise((r) => setTimeout(r, (task.x! + task.y!) % 3));
+        return { width: task.width, height: task.height, data: task.data.map((v, i) => (255 - v + ((task.x! + i) % 5)) & 255) };
+      },
+    } as unknown as TfWorkerPool;
+    // Wide, so a row of tiles is more than the few cut ahead.
+    const W = 1500;
+    const H = 400;
+    const data = Uint8Array.from({ length: W * H * 3 }, (_, i) => (i * 13) % 241);
+    const opts = { kind: 'restore' as const, model: 'restore', scale: 1, tile: 128, overlap: 16, minTiles: 2 };
+    const apart = await runTiled(fakePool, { data: new Uint8Array(data), width: W, height: H, channels: 3 }, opts);
+    const src = { data: new Uint8Array(data), width: W, height: H, channels: 3 as const };
+    const inPlace = await runTiled(fakePool, src, { ...opts, inPlace: true });
+    expect(inPlace.data).toBe(src.data);
+    expect(Buffer.compare(Buffer.from(inPlace.data), Buffer.from(apart.data))).toBe(0);
+    expect(Buffer.compare(Buffer.from(apart.data), Buffer.from(data))).not.toBe(0);
+  });
+});
+
+describe('trials', () => {
+  it('a denoise trial started from the deblocked planes of the deblock trial gives the whole chain exactly', () => {
+    const w = 96;
+    const h = 80;
+    const r = rng(5);
+    const data = Uint8Array.from({ length: w * h * 3 }, (_, i) => Math.round(40 + 30 * Math.sin(i / 97) + 20 * r()));
+    const jpeg = { luma: new Array(64).fill(20), chroma: new Array(64).fill(30), chromaSubsampled: true, phaseX: 3, phaseY: 5, beta: 0.5, project: 0.6 };
+    const tone = { kind: 'brighten' as const, gain: 1.6, gamma: 0.8, luma: 50 };
+    const first = restoreStages(new Uint8Array(data), w, h, { jpeg, tone }, 8, 16, null, true);
+    expect(first.data).toEqual(restoreTile(new Uint8Array(data), w, h, { jpeg, tone }, 8, 16));
+    const full = { jpeg, tone, denoise: { sigma: 6, quality: 'fast' as const } };
+    const resumed = restoreStages(new Uint8Array(data), w, h, full, 8, 16, first.deblocked);
+    expect(Buffer.compare(Buffer.from(resumed.data), Buffer.from(restoreTile(new Uint8Array(data), w, h, full, 8, 16)))).toBe(0);
   });
 });
 

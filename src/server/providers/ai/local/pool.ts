@@ -38,6 +38,10 @@ export interface TileTask {
   height: number;
   /** Interleaved RGB bytes; transferred to the worker (do not reuse). */
   data: Uint8Array;
+  /** Restore trials: float planes a trial returned as `deblocked` for this crop (transferred); the deblocking is not redone. */
+  deblocked?: Float32Array[];
+  /** Restore trials: also return the planes right after deblocking. */
+  keepDeblocked?: boolean;
 }
 
 /** 'onnx': ONNX Runtime with the converted weights (default); 'wasm': tfjs-backend-wasm. */
@@ -47,6 +51,7 @@ export interface TileResult {
   width: number;
   height: number;
   data: Uint8Array;
+  deblocked?: Float32Array[];
 }
 
 interface Pending {
@@ -229,7 +234,7 @@ export class TfWorkerPool {
   private spawn(): Slot {
     const worker = new Worker(WORKER_URL, { execArgv: [] });
     const slot: Slot = { worker, busy: null, idleTimer: null, dead: false, draining: false, onSettled: [] };
-    worker.on('message', (m: { id: number; ok: boolean; width?: number; height?: number; data?: Uint8Array; error?: string }) => {
+    worker.on('message', (m: { id: number; ok: boolean; width?: number; height?: number; data?: Uint8Array; deblocked?: Float32Array[]; error?: string }) => {
       for (const f of slot.onSettled.splice(0)) f();
       if (slot.draining) {
         slot.draining = false;
@@ -244,7 +249,7 @@ export class TfWorkerPool {
       slot.busy = null;
       this.settle(p);
       if (m.ok) {
-        p.resolve({ width: m.width!, height: m.height!, data: m.data! });
+        p.resolve({ width: m.width!, height: m.height!, data: m.data!, ...(m.deblocked ? { deblocked: m.deblocked } : {}) });
         this.idle(slot);
       } else {
         p.reject(new Error(`AI worker: ${m.error}`));
@@ -279,7 +284,7 @@ export class TfWorkerPool {
     slot.worker.ref();
     const t = p.task;
     if (t.kind === 'warmup') slot.worker.postMessage({ id: p.id, kind: 'warmup', backend: this.backend });
-    else slot.worker.postMessage({ id: p.id, backend: this.backend, ...t }, [t.data.buffer as ArrayBuffer]);
+    else slot.worker.postMessage({ id: p.id, backend: this.backend, ...t }, [t.data.buffer as ArrayBuffer, ...(t.deblocked ?? []).map((c) => c.buffer as ArrayBuffer)]);
   }
 
   private idle(slot: Slot): void {

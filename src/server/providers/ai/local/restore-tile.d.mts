@@ -39,3 +39,13 @@ export const KEEP_LIMIT: number;
 export function toPlanes(data: Uint8Array, n: number): Float32Array[];
 export function toBytes(planes: Float32Array[], n: number): Uint8Array;
 export function restoreTile(data: Uint8Array, width: number, height: number, params: RestoreTileParams, x0?: number, y0?: number): Uint8Array;
+export function restoreStages(
+  data: Uint8Array,
+  width: number,
+  height: number,
+  params: RestoreTileParams,
+  x0?: number,
+  y0?: number,
+  deblocked?: Float32Array[] | null,
+  keepDeblocked?: boolean,
+): { data: Uint8Array; deblocked: Float32Array[] | null };

@@ -173,15 +173,27 @@ export function toBytes(planes, n) {
 
 /** The whole chain on one tile of RGB bytes; returns RGB bytes of the same size. */
 export function restoreTile(data, width, height, params, x0 = 0, y0 = 0) {
+  return restoreStages(data, width, height, params, x0, y0).data;
+}
+
+/**
+ * The chain, for the trials: `deblocked` (float planes a trial returned
+ * earlier for the same crop and the same params.jpeg) skips the deblocking,
+ * which then needs no redoing for the denoise trial; `keepDeblocked` returns
+ * the planes right after deblocking. The planes carry no rounding, so the
+ * result is the very one of the whole chain.
+ */
+export function restoreStages(data, width, height, params, x0 = 0, y0 = 0, deblocked = null, keepDeblocked = false) {
   const p = params ?? {};
   const n = width * height;
-  const rgb = toPlanes(data, n);
-  if (p.jpeg && width >= 8 && height >= 8) deblock(rgb, width, height, n, p.jpeg, x0, y0);
+  const rgb = deblocked ?? toPlanes(data, n);
+  if (!deblocked && p.jpeg && width >= 8 && height >= 8) deblock(rgb, width, height, n, p.jpeg, x0, y0);
+  const kept = keepDeblocked ? rgb.map((c) => c.slice()) : null;
   // A dark photo is brightened before denoising: the noise is then measured and removed where it shows.
   const lightFirst = p.tone?.kind === 'brighten';
   if (lightFirst) applyTone(rgb, n, p.tone);
   if (p.denoise && p.denoise.sigma > 0 && width >= 8 && height >= 8) denoise(rgb, width, height, n, p.denoise);
   if (p.deblur && width >= 16 && height >= 16) deblur(rgb, width, height, n, p.deblur);
   if (p.tone && !lightFirst) applyTone(rgb, n, p.tone);
-  return toBytes(rgb, n);
+  return { data: toBytes(rgb, n), deblocked: kept };
 }

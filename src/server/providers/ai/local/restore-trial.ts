@@ -69,18 +69,46 @@ export function pickCrops(img: RawImage, phaseX = 0, phaseY = 0): Crop[] {
   return cands.slice(0, TRIAL_CROPS).map((c) => ({ x: c.x, y: c.y, img: cut(img, c.x, c.y, TRIAL_CROP, TRIAL_CROP) }));
 }
 
-/** Runs restore params over each crop on the workers. */
-export async function runOnCrops(pool: TfWorkerPool, crops: Crop[], params: RestoreTileParams, signal: AbortSignal, group: unknown): Promise<RawImage[]> {
+/** A crop's result of a trial; `deblocked`: its float planes right after deblocking, when asked for. */
+export type TrialResult = RawImage & { deblocked?: Float32Array[] };
+
+/**
+ * Runs restore params over each crop on the workers. `from`: an earlier
+ * trial's results with the same params.jpeg whose deblocked planes are
+ * reused (they are handed to the workers, so each can be used once);
+ * `keepDeblocked`: return the deblocked planes for a later trial.
+ */
+export async function runOnCrops(
+  pool: TfWorkerPool,
+  crops: Crop[],
+  params: RestoreTileParams,
+  signal: AbortSignal,
+  group: unknown,
+  opts: { from?: TrialResult[]; keepDeblocked?: boolean } = {},
+): Promise<TrialResult[]> {
   const out = await Promise.all(
-    crops.map((c) =>
-      pool.run(
-        { kind: 'restore', model: 'trial', params, x: c.x, y: c.y, width: c.img.width, height: c.img.height, data: new Uint8Array(c.img.data) },
+    crops.map((c, i) => {
+      const deblocked = opts.from?.[i]?.deblocked;
+      if (opts.from?.[i]) delete opts.from[i].deblocked;
+      return pool.run(
+        {
+          kind: 'restore',
+          model: 'trial',
+          params,
+          x: c.x,
+          y: c.y,
+          width: c.img.width,
+          height: c.img.height,
+          data: new Uint8Array(c.img.data),
+          ...(deblocked ? { deblocked } : {}),
+          ...(opts.keepDeblocked ? { keepDeblocked: true } : {}),
+        },
         { signal, group },
-      ),
-    ),
+      );
+    }),
   );
   throwIfAborted(signal);
-  return out.map((r) => ({ data: r.data, width: r.width, height: r.height, channels: 3 }));
+  return out.map((r) => ({ data: r.data, width: r.width, height: r.height, channels: 3 as const, ...(r.deblocked ? { deblocked: r.deblocked } : {}) }));
 }
 
 function lumaOf(img: RawImage): Float32Array {

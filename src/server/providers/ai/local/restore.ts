@@ -35,7 +35,7 @@ import type { RawImage } from './resample.js';
 import { analyse, NOISE_MIN_SIGMA, type Analysis } from './restore-analysis.js';
 import { describe, type Outcome } from './restore-findings.js';
 import type { RestoreTileParams } from './restore-tile.mjs';
-import { judgeBlur, noiseToRemove, pickCrops, runOnCrops, type BlurVerdict } from './restore-trial.js';
+import { judgeBlur, noiseToRemove, pickCrops, runOnCrops, type BlurVerdict, type TrialResult } from './restore-trial.js';
 import { runTiled } from './tiling.js';
 import { MAX_OUTPUT_PIXELS, superResolve } from './upscale.js';
 import { extFor, mp, throwIfAborted } from './util.js';
@@ -85,12 +85,13 @@ export async function planRestore(
   const crops = pickCrops(img, comp?.phaseX ?? 0, comp?.phaseY ?? 0);
   // A dark photo is tried brightened: its noise is judged as it will show.
   const light: RestoreTileParams = analysis.tone?.kind === 'brighten' ? { tone: analysis.tone } : {};
-  let cleaned = crops.map((c) => c.img);
+  let cleaned: TrialResult[] = crops.map((c) => c.img);
   if (comp) {
     params.jpeg = { ...comp, stride: deblockStride };
     outcome.deblocked = true;
-    // Noise that survived the compression shows once the blocks are gone.
-    cleaned = await runOnCrops(pool, crops, { jpeg: params.jpeg, ...light }, opts.signal, opts.group);
+    // Noise that survived the compression shows once the blocks are gone. The deblocked planes come
+    // back too: the denoise trial below starts from them instead of deblocking the crops again.
+    cleaned = await runOnCrops(pool, crops, { jpeg: params.jpeg, ...light }, opts.signal, opts.group, { keepDeblocked: true });
   } else if (light.tone) {
     cleaned = await runOnCrops(pool, crops, light, opts.signal, opts.group);
   }
@@ -102,7 +103,7 @@ export async function planRestore(
   if (sigma >= NOISE_MIN_SIGMA) {
     params.denoise = { sigma, quality };
     outcome.denoiseSigma = noise.sigma >= NOISE_MIN_SIGMA ? noise.sigma : null;
-    cleaned = await runOnCrops(pool, crops, { jpeg: params.jpeg, ...light, denoise: params.denoise }, opts.signal, opts.group);
+    cleaned = await runOnCrops(pool, crops, { jpeg: params.jpeg, ...light, denoise: params.denoise }, opts.signal, opts.group, { from: cleaned });
   } else if (noise.sigma === 0 && noise.fine >= NOISE_MIN_SIGMA) {
     outcome.noiseRefused = 'what looked like noise is fine detail (texture) of the photo';
   }
@@ -169,6 +170,8 @@ export async function restoreImage(input: RestoreImageInput, ctx: RunContext, de
         tile: RESTORE_TILE,
         overlap: RESTORE_OVERLAP,
         minTiles: work.width * work.height >= 64 * 64 ? deps.pool.size : 1,
+        // The decoded photo is not needed once its tiles are cut: the repair is written over it.
+        inPlace: true,
         signal: ctx.signal,
         group,
         onTile: (d, t) => ctx.onProgress({ stage: `Repairing tile ${d} of ${t}`, fraction: 0.08 + share * (d / t) }),

@@ -4,9 +4,10 @@
 // it runs the same under tsx, vitest and plain node.
 //
 // Messages in:  { id, kind: 'esrgan', model: 'esrgan-slim'|'esrgan-medium'|'esrgan-thick', scale: 2|3|4|8, backend: 'onnx'|'wasm', width, height, data: Uint8Array(RGB) }
-//               { id, kind: 'restore', params: { jpeg?, denoise?, deblur?, tone? }, x, y, width, height, data }  (classical, no tf)
+//               { id, kind: 'restore', params: { jpeg?, denoise?, deblur?, tone? }, x, y, width, height, data,
+//                 deblocked?: Float32Array[3], keepDeblocked?: boolean }  (classical, no tf; the last two for the trials)
 //               { id, kind: 'warmup' }
-// Messages out: { id, ok: true, width, height, data, backend? } | { id, ok: false, error }
+// Messages out: { id, ok: true, width, height, data, backend?, deblocked? } | { id, ok: false, error }
 //
 // ESRGAN runs on ONNX Runtime (one intra-op thread per worker; the pool has
 // one worker per core) with the tfjs weights converted in memory on first
@@ -17,11 +18,25 @@ import { parentPort } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { restoreTile } from './restore-tile.mjs';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { restoreStages } from './restore-tile.mjs';
 import { convertEsrganToOnnx, esrganDir } from './onnx-convert.mjs';
 import { registerEsrganLayers } from './tf-layers.mjs';
 
 const require = createRequire(import.meta.url);
+
+// A restore tile leaves tens of MB of float planes behind, and V8 collects them only once enough
+// external memory has piled up (some 64 MB and more per worker, two workers): a full collection
+// after each tile (milliseconds, against seconds of work) keeps a worker at one tile's working set.
+// The only way to ask for one is the gc function V8 exposes on request.
+let collectGarbage = () => {};
+try {
+  v8.setFlagsFromString('--expose-gc');
+  collectGarbage = vm.runInNewContext('gc');
+} catch {
+  // Without it, memory is only higher, not wrong.
+}
 let tf = null;
 const models = new Map(); // 'esrgan-medium/x4' -> { model, range255 }
 const MAX_MODELS = 2;
@@ -190,8 +205,10 @@ parentPort.on('message', async (msg) => {
   try {
     let res;
     if (msg.kind === 'restore') {
-      res = { width: msg.width, height: msg.height, data: restoreTile(msg.data, msg.width, msg.height, msg.params, msg.x ?? 0, msg.y ?? 0) };
-      parentPort.postMessage({ id: msg.id, ok: true, ...res }, [res.data.buffer]);
+      const r = restoreStages(msg.data, msg.width, msg.height, msg.params, msg.x ?? 0, msg.y ?? 0, msg.deblocked ?? null, !!msg.keepDeblocked);
+      res = { width: msg.width, height: msg.height, data: r.data, ...(r.deblocked ? { deblocked: r.deblocked } : {}) };
+      parentPort.postMessage({ id: msg.id, ok: true, ...res }, [res.data.buffer, ...(r.deblocked ?? []).map((c) => c.buffer)]);
+      collectGarbage();
       return;
     }
     if (msg.kind === 'esrgan') res = await runEsrgan(msg);

@@ -1,10 +1,11 @@
 /**
  * Runs a model over an image in overlapping tiles on the worker pool and
  * blends the tiles back together with linear ramps over the overlaps (a
- * partition of unity, so there are no seams). Memory: the output is built
- * in bands of one tile row at a time (Float32 for the band being blended,
- * 8-bit for the finished output), never a float copy of the whole image,
- * and tiles are cut from the photo only a few at a time, as workers free up.
+ * partition of unity, so there are no seams). Memory: finished tiles are
+ * kept 8-bit until the rows they cover are written, one output row at a
+ * time (never a float copy of a band or of the image), tiles are cut from
+ * the photo only a few at a time, as workers free up, and at scale 1 the
+ * output can take the input's place.
  */
 import type { RestoreTileParams } from './restore-tile.mjs';
 import type { TfWorkerPool } from './pool.js';
@@ -62,9 +63,16 @@ export interface TiledRunOptions {
   signal?: AbortSignal;
   group?: unknown;
   onTile?: (done: number, total: number) => void;
+  /** Scale 1 only: write the output over `src` (which is then gone). */
+  inPlace?: boolean;
 }
 
-/** Runs the model over `src` (3 channels) and returns the blended output. */
+/**
+ * Runs the model over `src` (3 channels) and returns the blended output.
+ * `inPlace` (scale 1 only): the output is written over `src` itself, row by
+ * row as each row's last tile comes back (no tile that still has to be cut
+ * covers a finished row), so a photo costs one 8-bit copy, not two.
+ */
 export async function runTiled(pool: TfWorkerPool, src: RawImage, opts: TiledRunOptions): Promise<RawImage> {
   if (src.channels !== 3) throw new Error('runTiled expects RGB');
   throwIfAborted(opts.signal);
@@ -77,56 +85,60 @@ export async function runTiled(pool: TfWorkerPool, src: RawImage, opts: TiledRun
   const Ho = H * k;
   const ax = axisWeights(xs, k, Wo);
   const ay = axisWeights(ys, k, Ho);
-  const out = new Uint8Array(Wo * Ho * 3);
+  const out = opts.inPlace && k === 1 ? src.data : new Uint8Array(Wo * Ho * 3);
   const total = xs.length * ys.length;
   let done = 0;
 
-  interface Band {
-    acc: Float32Array;
-    remaining: number;
-  }
-  const bands = new Map<number, Band>();
-  const bandOf = (j: number): Band => {
-    let b = bands.get(j);
-    if (!b) {
-      b = { acc: new Float32Array(ys[j].size * k * Wo * 3), remaining: xs.length };
-      bands.set(j, b);
-    }
-    return b;
-  };
-  let nextFlush = 0;
+  // Finished tiles are kept as they came back (8-bit) until every row they cover is written: about
+  // two rows of tiles, never a float copy of a whole band or of the photo.
+  const results: Array<Uint8Array | null> = new Array(total).fill(null);
+  const bandLeft = ys.map(() => xs.length);
+  const rowAcc = new Float32Array(Wo * 3);
+  let nextRow = 0;
+  let firstBand = 0;
   const flush = () => {
-    while (nextFlush < ys.length) {
-      const b = bands.get(nextFlush);
-      if (!b || b.remaining > 0) return;
-      const j = nextFlush;
-      const y0 = ys[j].start * k;
-      const rows = ys[j].size * k;
-      const finalEnd = j + 1 < ys.length ? ys[j + 1].start * k : Ho;
-      const next = j + 1 < ys.length ? bandOf(j + 1) : null;
-      const nextY0 = j + 1 < ys.length ? ys[j + 1].start * k : Ho;
-      for (let r = 0; r < rows; r++) {
-        const q = y0 + r;
-        const rowOff = r * Wo * 3;
-        if (q < finalEnd) {
-          const sy = ay.sum[q];
-          const o = q * Wo * 3;
-          for (let x = 0; x < Wo; x++) {
-            const inv = 1 / (ax.sum[x] * sy);
-            const i = rowOff + x * 3;
-            for (let c = 0; c < 3; c++) {
-              const v = b.acc[i + c] * inv;
-              out[o + x * 3 + c] = v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v);
-            }
+    while (nextRow < Ho) {
+      const q = nextRow;
+      // Bands covering row q: from the first one not yet passed, while they start at or before q.
+      let ready = true;
+      for (let j = firstBand; j < ys.length && ys[j].start * k <= q; j++) if ((ys[j].start + ys[j].size) * k > q && bandLeft[j] > 0) ready = false;
+      if (!ready) return;
+      rowAcc.fill(0);
+      for (let j = firstBand; j < ys.length && ys[j].start * k <= q; j++) {
+        const r = q - ys[j].start * k;
+        if (r >= ys[j].size * k) continue;
+        const wr = ay.w[j][r];
+        for (let i = 0; i < xs.length; i++) {
+          const t = results[j * xs.length + i]!;
+          const wx = ax.w[i];
+          const tw = xs[i].size * k;
+          const x0 = xs[i].start * k;
+          const ro = r * tw * 3;
+          for (let x = 0; x < tw; x++) {
+            const w = wr * wx[x];
+            const bi = (x0 + x) * 3;
+            const si = ro + x * 3;
+            rowAcc[bi] += t[si] * w;
+            rowAcc[bi + 1] += t[si + 1] * w;
+            rowAcc[bi + 2] += t[si + 2] * w;
           }
-        } else if (next) {
-          const nOff = (q - nextY0) * Wo * 3;
-          const len = Wo * 3;
-          for (let i = 0; i < len; i++) next.acc[nOff + i] += b.acc[rowOff + i];
         }
       }
-      bands.delete(j);
-      nextFlush++;
+      const sy = ay.sum[q];
+      const o = q * Wo * 3;
+      for (let x = 0; x < Wo; x++) {
+        const inv = 1 / (ax.sum[x] * sy);
+        for (let c = 0; c < 3; c++) {
+          const v = rowAcc[x * 3 + c] * inv;
+          out[o + x * 3 + c] = v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v);
+        }
+      }
+      nextRow++;
+      // A band whose last row is written: its tiles are no longer needed.
+      while (firstBand < ys.length && (ys[firstBand].start + ys[firstBand].size) * k <= nextRow) {
+        for (let i = 0; i < xs.length; i++) results[firstBand * xs.length + i] = null;
+        firstBand++;
+      }
     }
   };
 
@@ -147,24 +159,8 @@ export async function runTiled(pool: TfWorkerPool, src: RawImage, opts: TiledRun
         const tw = sx.size * k;
         const th = sy.size * k;
         if (res.width !== tw || res.height !== th) throw new Error(`tile came back ${res.width}x${res.height}, expected ${tw}x${th}`);
-        const band = bandOf(j);
-        const wx = ax.w[i];
-        const wy = ay.w[j];
-        const x0 = sx.start * k;
-        for (let r = 0; r < th; r++) {
-          const wr = wy[r];
-          const bo = r * Wo * 3;
-          const ro = r * tw * 3;
-          for (let x = 0; x < tw; x++) {
-            const w = wr * wx[x];
-            const bi = bo + (x0 + x) * 3;
-            const si = ro + x * 3;
-            band.acc[bi] += res.data[si] * w;
-            band.acc[bi + 1] += res.data[si + 1] * w;
-            band.acc[bi + 2] += res.data[si + 2] * w;
-          }
-        }
-        band.remaining--;
+        results[j * xs.length + i] = res.data;
+        bandLeft[j]--;
         flush();
         done++;
         opts.onTile?.(done, total);
@@ -172,7 +168,7 @@ export async function runTiled(pool: TfWorkerPool, src: RawImage, opts: TiledRun
   };
 
   // Tiles are cut and queued a few at a time, in order: a big photo never holds a copy of every tile
-  // at once, and finished bands are written out (and their float accumulators freed) as they complete.
+  // at once, and finished rows are written out (and the tiles they needed dropped) as they complete.
   const inFlight = Math.max(2, pool.size * 2);
   let next = 0;
   let failed = false;
