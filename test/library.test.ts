@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { libraryCountsSchema, libraryItemSchema, libraryPageSchema } from '../src/server/features/library/library.schema.js';
-import type { LibraryItem } from '../src/server/features/library/library.service.js';
+import type { LibraryItem } from '../src/server/features/library/library-store.js';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import { makeVideo, png, storedFiles, tempDir, tmpLeftovers, upload, webp } from './library.fixtures.js';
 
@@ -183,7 +183,7 @@ describe('gallery pages', () => {
     const { library } = t.ctx.services;
     const tmp = path.join(dataDir, 'gen.png');
     fs.writeFileSync(tmp, await png(32, 32));
-    await library.saveGeneratedItem({ userId: carol.id, jobId: crypto.randomUUID(), kind: 'image', localPath: tmp, generationType: 'fal-upscaler', prompt: 'x' });
+    await library.results.saveGeneratedItem({ userId: carol.id, jobId: crypto.randomUUID(), kind: 'image', localPath: tmp, generationType: 'fal-upscaler', prompt: 'x' });
     const res = await get(carol, '/api/library/counts');
     expect(libraryCountsSchema.parse(res.json())).toMatchObject({
       images: { generated: 1, uploaded: 6, total: 7 },
@@ -233,7 +233,7 @@ describe('gallery counts stay exact', () => {
         },
         { images: { generated: 0, uploaded: 0, total: 0 }, videos: { generated: 0, uploaded: 0, total: 0 } },
       );
-    const check = async () => expect(await t.ctx.services.library.counts(hank.id)).toMatchObject(await truth());
+    const check = async () => expect(await t.ctx.services.library.queries.counts(hank.id)).toMatchObject(await truth());
     await check();
     await uploadPng(hank);
     await t.db.query(
@@ -250,7 +250,7 @@ describe('gallery counts stay exact', () => {
     await check();
     await t.db.query(`DELETE FROM uploaded_images WHERE user_id = $1 AND storage_path LIKE '%bulk-%' AND is_generated`, [hank.id]);
     await check();
-    expect((await t.ctx.services.library.counts(hank.id)).images.total).toBeGreaterThan(0);
+    expect((await t.ctx.services.library.queries.counts(hank.id)).images.total).toBeGreaterThan(0);
   });
 });
 
@@ -314,13 +314,13 @@ describe('A4: another user and anonymous callers', () => {
   it('bob cannot have a tool read alice’s file by id or by her link', async () => {
     const { library } = t.ctx.services;
     const dir = tempDir('pr-read-');
-    await expect(library.readToLocalFile(bob.id, item.id, dir)).rejects.toMatchObject({ code: 'not_found' });
-    await expect(library.readToLocalFile(bob.id, `http://localhost:3000${item.url}`, dir)).rejects.toMatchObject({ code: 'not_found' });
-    await expect(library.readToLocalFile(bob.id, item.url!, dir)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(library.sources.readToLocalFile(bob.id, item.id, dir)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(library.sources.readToLocalFile(bob.id, `http://localhost:3000${item.url}`, dir)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(library.sources.readToLocalFile(bob.id, item.url!, dir)).rejects.toMatchObject({ code: 'not_found' });
     expect(fs.readdirSync(dir)).toEqual([]);
     // Alice can, both ways, without any network.
-    const byId = await library.readToLocalFile(alice.id, item.id, dir);
-    const byUrl = await library.readToLocalFile(alice.id, item.url!, dir);
+    const byId = await library.sources.readToLocalFile(alice.id, item.id, dir);
+    const byUrl = await library.sources.readToLocalFile(alice.id, item.url!, dir);
     expect(byId).toMatchObject({ contentType: 'image/png', kind: 'image', size: item.file_size });
     expect(fs.readFileSync(byUrl.path).equals(fs.readFileSync(byId.path))).toBe(true);
   });
@@ -355,9 +355,9 @@ describe('generated items, pending videos, retry', () => {
     fs.writeFileSync(tmp, await png(100, 80));
     const jobId = crypto.randomUUID();
     const input = { userId: erin.id, jobId, kind: 'image' as const, localPath: tmp, generationType: 'fal-image-editor', prompt: 'make the sky a deep purple with glowing stars and a huge moon over the sea' };
-    const results = await Promise.all([library.saveGeneratedItem(input), library.saveGeneratedItem(input), library.saveGeneratedItem(input)]);
+    const results = await Promise.all([library.results.saveGeneratedItem(input), library.results.saveGeneratedItem(input), library.results.saveGeneratedItem(input)]);
     expect(new Set(results.map((r) => r.id)).size).toBe(1);
-    const again = await library.saveGeneratedItem(input);
+    const again = await library.results.saveGeneratedItem(input);
     expect(again.id).toBe(results[0]!.id);
     expect(again).toMatchObject({
       is_generated: true,
@@ -389,13 +389,13 @@ describe('generated items, pending videos, retry', () => {
     };
     let first: Promise<unknown>;
     try {
-      first = library.saveGeneratedItem(input).catch((err: unknown) => err);
+      first = library.results.saveGeneratedItem(input).catch((err: unknown) => err);
       await expect.poll(() => stalled !== undefined).toBe(true);
       expect(storedFiles(dataDir, gail.id)).toHaveLength(1);
     } finally {
       library.storage.put = put;
     }
-    const saved = await library.saveGeneratedItem(input);
+    const saved = await library.results.saveGeneratedItem(input);
     const [row] = await t.db.query<{ storage_path: string; thumbnail_path: string }>('SELECT storage_path, thumbnail_path FROM uploaded_images WHERE id = $1', [saved.id]);
     const recorded = [row!.storage_path, row!.thumbnail_path].sort();
     const files = () => storedFiles(dataDir, gail.id).map((f) => `${gail.id}/${f}`).sort();
@@ -411,7 +411,7 @@ describe('generated items, pending videos, retry', () => {
     const fred = await registerUser(t);
     const { library } = t.ctx.services;
     const jobId = crypto.randomUUID();
-    const pending = await library.createPendingItem({ userId: fred.id, jobId, generationType: 'fal-image-to-video', prompt: 'a cat surfing' });
+    const pending = await library.results.createPendingItem({ userId: fred.id, jobId, generationType: 'fal-image-to-video', prompt: 'a cat surfing' });
     expect(pending).toMatchObject({ status: 'pending', kind: 'video', content_type: 'video/mp4', original_image_url: null, duration_seconds: 4 });
     expect(pending.storage_path).toBe(`${fred.id}/pending/${jobId}.mp4`);
     expect(pending.url).toBeUndefined();
@@ -420,26 +420,26 @@ describe('generated items, pending videos, retry', () => {
 
     // A retry runs the item's run again: one the tool runs do not know is refused; a ready item -> 409 'Nothing to retry'.
     {
-      await library.failPendingItem({ userId: fred.id, jobId, error: 'provider timed out' });
-      expect((await library.get(fred.id, pending.id)).status).toBe('failed');
+      await library.results.failPendingItem({ userId: fred.id, jobId, error: 'provider timed out' });
+      expect((await library.queries.get(fred.id, pending.id)).status).toBe('failed');
       const retried = await t.app.inject({ method: 'POST', url: `/api/library/${pending.id}/retry`, headers: fred.headers });
       expect(retried.statusCode).toBe(404);
       expect(retried.json()).toMatchObject({ error: 'Run not found', code: 'not_found' });
-      expect((await library.get(fred.id, pending.id)).status).toBe('pending');
+      expect((await library.queries.get(fred.id, pending.id)).status).toBe('pending');
 
       const tmp = path.join(dataDir, 'done.mp4');
       fs.writeFileSync(tmp, video);
-      const done = await library.completePendingItem({ userId: fred.id, jobId, localPath: tmp });
+      const done = await library.results.completePendingItem({ userId: fred.id, jobId, localPath: tmp });
       expect(done).toMatchObject({ id: pending.id, status: 'ready', width: 320, height: 240 });
       expect(done.storage_path).not.toContain('pending/');
       expect(done.url).toBeDefined();
       expect(done.duration_seconds).toBeCloseTo(2, 0);
       // Completing twice (a retried job) stores nothing more.
-      const twice = await library.completePendingItem({ userId: fred.id, jobId, localPath: tmp });
+      const twice = await library.results.completePendingItem({ userId: fred.id, jobId, localPath: tmp });
       expect(twice.storage_path).toBe(done.storage_path);
       expect(storedFiles(dataDir, fred.id)).toHaveLength(2);
       // saveGeneratedItem for the same job returns that item too.
-      expect((await library.saveGeneratedItem({ userId: fred.id, jobId, kind: 'video', localPath: tmp, generationType: 'fal-image-to-video' })).id).toBe(pending.id);
+      expect((await library.results.saveGeneratedItem({ userId: fred.id, jobId, kind: 'video', localPath: tmp, generationType: 'fal-image-to-video' })).id).toBe(pending.id);
 
       const ready = await t.app.inject({ method: 'POST', url: `/api/library/${pending.id}/retry`, headers: fred.headers });
       expect(ready.statusCode).toBe(409);

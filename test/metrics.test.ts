@@ -48,7 +48,7 @@ const value = (s: Map<string, number>, key: string) => s.get(key) ?? 0;
 
 async function uploadPng(userId: string): Promise<string> {
   const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 9, g: 99, b: 199 } } }).png().toBuffer();
-  const item = await t.ctx.services.library.upload(userId, { stream: Readable.from([png]), fileName: 'in.png', declaredType: 'image/png', kindHint: 'image' });
+  const item = await t.ctx.services.library.uploads.upload(userId, { stream: Readable.from([png]), fileName: 'in.png', declaredType: 'image/png', kindHint: 'image' });
   return item.id;
 }
 

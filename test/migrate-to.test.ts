@@ -159,7 +159,7 @@ describe.skipIf(!base)('migrate-to: the links of generated images', () => {
     try {
       user = await registerUser(before.t, { energy: 50 });
       const png = await sharp({ create: { width: 48, height: 32, channels: 3, background: { r: 200, g: 90, b: 10 } } }).png().toBuffer();
-      const item = await before.t.ctx.services.library.upload(user.id, { stream: Readable.from([png]), fileName: 'in.png', declaredType: 'image/png', kindHint: 'image' });
+      const item = await before.t.ctx.services.library.uploads.upload(user.id, { stream: Readable.from([png]), fileName: 'in.png', declaredType: 'image/png', kindHint: 'image' });
       // A run on the item's id and one on our own (signed, local) link to it: both store that link as the original.
       for (const image_url of [item.id, item.url!]) {
         const run = await before.t.app.inject({ method: 'POST', url: '/functions/v1/fal-upscaler', headers: user.headers, payload: { image_url, scale: 2 } });

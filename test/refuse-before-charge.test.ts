@@ -87,7 +87,7 @@ describe('a paid call refuses what it can see is wrong, before any charge', () =
 
   it('a video that is still generating is not ready (409)', async () => {
     const jobId = randomUUID();
-    const pending = await t.ctx.services.library.createPendingItem({ userId: user.id, jobId, generationType: 'AI Image to Video', prompt: 'zoom' });
+    const pending = await t.ctx.services.library.results.createPendingItem({ userId: user.id, jobId, generationType: 'AI Image to Video', prompt: 'zoom' });
     const before = await books(user);
     const res = await run(user, 'fal-video-upscaler', { video_url: pending.id, scale: 2 });
     expect(res.statusCode).toBe(409);

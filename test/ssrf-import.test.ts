@@ -156,15 +156,15 @@ describe('tool inputs (readToLocalFile) use the same guard', () => {
   it('external URLs are fetched safely; private ones refused with 400', async () => {
     const dir = tempDir('pr-tool-in-');
     const { library } = t.ctx.services;
-    const got = await library.readToLocalFile(user.id, `http://127.0.0.1:${mediaPort}/cat.png`, dir);
+    const got = await library.sources.readToLocalFile(user.id, `http://127.0.0.1:${mediaPort}/cat.png`, dir);
     expect(got).toMatchObject({ contentType: 'image/png', kind: 'image', size: image.length });
     expect(fs.readFileSync(got.path).equals(image)).toBe(true);
-    await expect(library.readToLocalFile(user.id, 'http://169.254.169.254/latest/meta-data', dir)).rejects.toMatchObject({
+    await expect(library.sources.readToLocalFile(user.id, 'http://169.254.169.254/latest/meta-data', dir)).rejects.toMatchObject({
       code: 'validation',
       message: 'URL is not allowed: it points to a private or local network address',
     });
-    await expect(library.readToLocalFile(user.id, `http://127.0.0.1:${mediaPort}/redirect-internal`, dir)).rejects.toMatchObject({ code: 'validation' });
-    await expect(library.readToLocalFile(user.id, `http://127.0.0.1:${mediaPort}/page.html`, dir)).rejects.toMatchObject({
+    await expect(library.sources.readToLocalFile(user.id, `http://127.0.0.1:${mediaPort}/redirect-internal`, dir)).rejects.toMatchObject({ code: 'validation' });
+    await expect(library.sources.readToLocalFile(user.id, `http://127.0.0.1:${mediaPort}/page.html`, dir)).rejects.toMatchObject({
       code: 'unsupported_media_type',
     });
     expect(internalHits).toEqual([]);

@@ -16,8 +16,7 @@ import { ProfilesService } from './features/profiles/profiles.service.js';
 import { PricingService } from './features/pricing/pricing.service.js';
 import { SettingsService } from './features/settings/settings.service.js';
 import { AdminService } from './features/admin/admin.service.js';
-import { createLibraryService } from './features/library/create-library.js';
-import type { LibraryService } from './features/library/library.service.js';
+import { createLibrary, type Library } from './features/library/create-library.js';
 import { RealtimeHub } from './realtime/realtime-hub.js';
 import { Limiter } from './features/limits/limiter.js';
 import { authLimitsOf } from './features/auth/auth-throttle.js';
@@ -58,7 +57,7 @@ export interface Services {
   realtime: RealtimeHub;
   /** Rate limits and concurrency slots shared by every process (features/limits). */
   limiter: Limiter;
-  library: LibraryService;
+  library: Library;
   payments: PaymentsService;
   /** Purchase history, receipts and the admin's purchase list (decision 028). */
   purchases: PurchasesService;
@@ -83,7 +82,7 @@ export interface ServiceOptions {
   /** The tools offered (default: the product's five). */
   tools?: readonly Tool[];
   /** Where runs read inputs and save results (default: the media library itself). */
-  media?: (library: LibraryService) => ToolMediaPort;
+  media?: (library: Library) => ToolMediaPort;
   /** Which provider runs each tool (default: AI_PROVIDER and its per-tool settings). */
   ai?: AiProviders;
 }
@@ -100,7 +99,7 @@ export function createServices(config: Config, db: Db, log: Logger, opts: Servic
     realtime.publishBalance(userId).catch((err) => log.warn({ err, userId }, 'balance event not sent'));
   });
   const apiKeys = new ApiKeysService(db);
-  const library = createLibraryService(config, db, log);
+  const library = createLibrary(config, db, log);
   const registry = new ToolRegistry(opts.tools ?? BUILT_IN_TOOLS);
   const ai = opts.ai ?? createAiProviders(config);
   // Built before the services that send jobs; it sends and works once the tool runtime starts it.
@@ -146,7 +145,7 @@ export function createServices(config: Config, db: Db, log: Logger, opts: Servic
     registry,
     tools,
     batches,
-    shares: new SharesService(db, library, library.storage, limiter, log, {
+    shares: new SharesService(db, library.queries, library.storage, limiter, log, {
       publicUrl: config.publicUrl,
       tmpDir: path.join(config.dataDir, 'tmp'),
       perLinkPerMinute: config.SHARE_REQUESTS_PER_LINK_PER_MINUTE,

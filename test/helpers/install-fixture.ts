@@ -25,7 +25,7 @@ export async function seedInstall(config: Config, db: Db, users = 3): Promise<Se
     await services.energy.spend({ userId: user.id, cost: 3, toolName: 'Image Editor', description: 'AI Image Editor', tool: 'fal-image-editor' });
     for (let j = 0; j < 2; j++) {
       const png = await sharp({ create: { width: 40 + j, height: 30 + i, channels: 3, background: { r: 20 * i, g: 60 * j, b: 200 } } }).png().toBuffer();
-      await services.library.upload(user.id, { stream: Readable.from([png]), fileName: `photo-${i}-${j}.png`, declaredType: 'image/png', kindHint: 'image' });
+      await services.library.uploads.upload(user.id, { stream: Readable.from([png]), fileName: `photo-${i}-${j}.png`, declaredType: 'image/png', kindHint: 'image' });
     }
   }
   return services;

@@ -4,7 +4,8 @@ import { AppError } from '../../core/errors.js';
 import type { AuthenticatedUser } from '../auth/auth.service.js';
 import type { EnergyService } from '../energy/energy.service.js';
 import type { PricingService, ToolPrice } from '../pricing/pricing.service.js';
-import type { LibraryItem, LibraryService } from '../library/library.service.js';
+import type { LibraryItem } from '../library/library-store.js';
+import type { Library } from '../library/create-library.js';
 import type { EstimatesService } from '../estimates/estimates.service.js';
 import type { RealtimeHub } from '../../realtime/realtime-hub.js';
 import { checkedIdempotencyKey, requestHashOf, toolErrors, type ToolsService } from '../tools/tools.service.js';
@@ -53,7 +54,7 @@ export class BatchesService {
     private readonly tools: ToolsService,
     private readonly pricing: PricingService,
     private readonly energy: EnergyService,
-    private readonly library: LibraryService,
+    private readonly library: Pick<Library, 'quota' | 'queries'>,
     private readonly realtime: RealtimeHub,
     private readonly estimates: EstimatesService,
     private readonly opts: { workersPerUser: number; log: Log },
@@ -97,7 +98,7 @@ export class BatchesService {
       if (existing) return this.replay(existing, requestHash);
     }
     await this.assertLibraryImages(user.id, input.items, definition.endpoint, settings.output as OutputOptions | undefined);
-    await this.library.assertRoomForResults(user.id);
+    await this.library.quota.assertRoomForResults(user.id);
 
     const created = await this.db.transaction(async (tx) => {
       const price = await this.pricing.priceFor({ role: user.role }, definition.info.pricing, tx);
@@ -171,10 +172,10 @@ export class BatchesService {
     const batch = await this.mustFind(userId, id);
     const done = currentRuns(await repo.jobsOfBatches(this.db, userId, [batch.id])).filter((j) => j.status === 'succeeded' && j.library_item_id);
     if (!done.length) throw new AppError('not_found', batchMessages.nothingToDownload);
-    const sources = await this.library.getMany(userId, done.map(sourceItemId).filter((s): s is string => !!s));
+    const sources = await this.library.queries.getMany(userId, done.map(sourceItemId).filter((s): s is string => !!s));
     const entries = done.map((job) => ({
       sourceName: sources.get(sourceItemId(job) ?? '')?.original_name ?? null,
-      open: () => this.library.openReady(userId, job.library_item_id!),
+      open: () => this.library.queries.openReady(userId, job.library_item_id!),
     }));
     const day = new Date(batch.created_at).toISOString().slice(0, 10);
     return { stream: batchArchive(entries, this.opts.log), fileName: `batch-${batch.tool.replace(/^fal-/, '')}-${day}-${batch.id.slice(0, 8)}.zip` };
@@ -202,7 +203,7 @@ export class BatchesService {
   /** Every item must be a ready image of the caller's library (a run would fail on anything else). */
   /** Every item is a ready image of the caller's, and the target size (one for all) can be made from each. */
   private async assertLibraryImages(userId: string, ids: string[], endpoint: string, output: OutputOptions | undefined): Promise<void> {
-    const found = await this.library.getMany(userId, ids);
+    const found = await this.library.queries.getMany(userId, ids);
     for (const id of ids) {
       const item = found.get(id);
       if (!item) throw new AppError('not_found', batchMessages.imageNotFound);
@@ -271,7 +272,7 @@ export class BatchesService {
 
   private async itemsOf(userId: string, jobs: ToolJobRow[]): Promise<BatchItem[]> {
     const refs = jobs.flatMap((j) => [sourceItemId(j), j.library_item_id]).filter((s): s is string => !!s);
-    const items = await this.library.getMany(userId, refs);
+    const items = await this.library.queries.getMany(userId, refs);
     return jobs.map((job) => {
       const source: LibraryItem | undefined = items.get(sourceItemId(job) ?? '');
       const result: LibraryItem | undefined = job.library_item_id ? items.get(job.library_item_id) : undefined;

@@ -19,7 +19,7 @@ import {
   libraryVersionsSchema,
   uploadQuery,
 } from './library.schema.js';
-import { toAppError } from './library.service.js';
+import { toAppError } from './library-store.js';
 import { mbLabel } from './receive.js';
 import { runLimit, withSlot } from '../limits/route-limits.js';
 import { limitMessages } from '../../../shared/messages.js';
@@ -101,7 +101,7 @@ export const libraryRoutes =
           throw new AppError('payload_too_large', msg.uploadFailed(wording, `File is too large (max ${mbLabel(max)})`));
         }
         // A full library is refused before the bytes are read; the exact check is made when the item is saved.
-        await library.assertRoomFor(user.id, Number.isFinite(declared) ? Math.max(0, declared - MULTIPART_OVERHEAD) : 0).catch((err) => {
+        await library.quota.assertRoomFor(user.id, Number.isFinite(declared) ? Math.max(0, declared - MULTIPART_OVERHEAD) : 0).catch((err) => {
           closeAfter(reply);
           throw err;
         });
@@ -109,7 +109,7 @@ export const libraryRoutes =
         try {
           const part = await req.file();
           if (!part) throw new AppError('validation', msg.uploadFailed(kindHint ?? 'image', msg.noFile));
-          const item = await library.upload(user.id, {
+          const item = await library.uploads.upload(user.id, {
             stream: part.file,
             fileName: part.filename,
             declaredType: part.mimetype,
@@ -140,10 +140,10 @@ export const libraryRoutes =
       },
       async (req, reply) => {
         const user = await userOf(req);
-        await library.assertRoomFor(user.id, 0);
+        await library.quota.assertRoomFor(user.id, 0);
         // Slots, not a count: each import holds an outbound connection for up to its timeout.
         const slot = { key: `url-fetch:user:${user.id}`, max: cfg.URL_FETCHES_AT_ONCE, ttlSeconds: 120, message: limitMessages.fetchesAtOnce(cfg.URL_FETCHES_AT_ONCE) };
-        const item = await withSlot(limiter, slot, () => library.importFromUrl(user.id, req.body.url, req.body.kind));
+        const item = await withSlot(limiter, slot, () => library.uploads.importFromUrl(user.id, req.body.url, req.body.kind));
         return reply.status(201).send(item);
       },
     );
@@ -162,7 +162,7 @@ export const libraryRoutes =
       async (req) => {
         const user = await userOf(req);
         const slot = { key: `url-fetch:user:${user.id}`, max: cfg.URL_FETCHES_AT_ONCE, ttlSeconds: 120, message: limitMessages.fetchesAtOnce(cfg.URL_FETCHES_AT_ONCE) };
-        return withSlot(limiter, slot, () => library.checkUrl(user.id, req.body.url, req.body.kind));
+        return withSlot(limiter, slot, () => library.uploads.checkUrl(user.id, req.body.url, req.body.kind));
       },
     );
 
@@ -171,18 +171,18 @@ export const libraryRoutes =
       { schema: { tags: ['library'], summary: 'Newest first, keyset pages', querystring: libraryListQuery, response: { 200: libraryPageSchema } } },
       async (req) => {
         const user = await userOf(req);
-        return library.list(user.id, req.query);
+        return library.queries.list(user.id, req.query);
       },
     );
 
     r.get('/api/library/counts', { schema: { tags: ['library'], summary: 'How many images and videos you have', response: { 200: libraryCountsSchema } } }, async (req) => {
       const user = await userOf(req);
-      return library.counts(user.id);
+      return library.queries.counts(user.id);
     });
 
     r.get('/api/library/:id', { schema: { tags: ['library'], summary: 'One library item', params: itemParams, response: { 200: libraryItemSchema } } }, async (req) => {
       const user = await userOf(req);
-      return library.get(user.id, req.params.id);
+      return library.queries.get(user.id, req.params.id);
     });
 
     r.get(
@@ -199,7 +199,7 @@ export const libraryRoutes =
       },
       async (req) => {
         const user = await userOf(req);
-        return { items: await library.versions(user.id, req.params.id) };
+        return { items: await library.queries.versions(user.id, req.params.id) };
       },
     );
 
@@ -233,14 +233,14 @@ export const libraryRoutes =
         const user = await userOf(req);
         const { format, quality, background } = req.query;
         if (format) {
-          const copy = await library.convertedDownload(user.id, req.params.id, { format, quality, background });
+          const copy = await library.queries.convertedDownload(user.id, req.params.id, { format, quality, background });
           return reply
             .header('cache-control', 'no-store')
             .header('content-type', copy.contentType)
             .header('content-disposition', contentDisposition('attachment', copy.fileName))
             .send(copy.stream as never); // a stream; the JSON schemas above are for the refusals
         }
-        const url = await library.downloadUrl(user.id, req.params.id);
+        const url = await library.queries.downloadUrl(user.id, req.params.id);
         return reply.header('cache-control', 'no-store').redirect(url, 302);
       },
     );
@@ -249,7 +249,7 @@ export const libraryRoutes =
       const user = await userOf(req);
       // Its share links end first (as result or as source of a pair), copies and all.
       await ctx.services.shares.endLinksOf(user.id, req.params.id);
-      const { pendingJobId } = await library.delete(user.id, req.params.id);
+      const { pendingJobId } = await library.queries.delete(user.id, req.params.id);
       // A video still generating stops its run (refunded), so it does not come back when the run ends.
       if (pendingJobId) await ctx.services.tools.stopRun(user.id, pendingJobId);
       return { id: req.params.id, deleted: true as const };
@@ -260,9 +260,9 @@ export const libraryRoutes =
       { config: { verifiedEmail: true, rateLimit: runLimit(ctx.config.TOOL_RUNS_PER_MINUTE) }, schema: { tags: ['library'], summary: 'Retry a pending or failed generated video', params: itemParams, response: { 200: libraryItemSchema } } },
       async (req) => {
         const user = await userOf(req);
-        const item = await library.prepareRetry(user.id, req.params.id);
+        const item = await library.results.prepareRetry(user.id, req.params.id);
         await ctx.services.tools.retryLibraryItem(user.id, item);
-        return library.get(user.id, req.params.id);
+        return library.queries.get(user.id, req.params.id);
       },
     );
   };

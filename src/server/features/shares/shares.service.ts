@@ -12,7 +12,8 @@ import { extensionFor } from '../../media/sniff.js';
 import { CACHE_CONTROL, type StorageDriver } from '../../providers/storage/storage.js';
 import type { Limiter } from '../limits/limiter.js';
 import { assertAllowed } from '../limits/limiter.js';
-import type { LibraryItem, LibraryService } from '../library/library.service.js';
+import type { LibraryItem } from '../library/library-store.js';
+import type { LibraryQueries } from '../library/library-queries.service.js';
 import { limitMessages } from '../../../shared/messages.js';
 import { SHARE_EXPIRY_SECONDS, shareMessages as msg, type ShareExpiry, type ShareLink } from '../../../shared/shares.schema.js';
 import type { Page } from '../../../shared/page.schema.js';
@@ -49,7 +50,7 @@ export class SharesService {
 
   constructor(
     private readonly db: Db,
-    private readonly library: LibraryService,
+    private readonly library: LibraryQueries,
     private readonly storage: StorageDriver,
     private readonly limiter: Limiter,
     private readonly log: Logger,

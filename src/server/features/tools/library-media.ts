@@ -3,18 +3,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../../core/errors.js';
 import { ProviderError } from '../../providers/ai/ai-provider.js';
-import type { LibraryService } from '../library/library.service.js';
+import type { Library } from '../library/create-library.js';
 import type { ToolMediaPort } from './tool-media.js';
 import { sourceMessages } from '../../../shared/messages.js';
 
 /** Tool runs read inputs from, and save results to, the media library. */
-export function libraryMediaPort(library: LibraryService): ToolMediaPort {
+export function libraryMediaPort(library: Library): ToolMediaPort {
   return {
     async resolveInput(userId, ref, kind, dir, jobId) {
       let input;
       try {
-        const staged = jobId && library.isRemoteSource(ref) ? await library.readStagedSource(userId, jobId, dir) : null;
-        input = staged ?? (await library.readToLocalFile(userId, ref, dir));
+        const staged = jobId && library.sources.isRemoteSource(ref) ? await library.sources.readStagedSource(userId, jobId, dir) : null;
+        input = staged ?? (await library.sources.readToLocalFile(userId, ref, dir));
       } catch (err) {
         // A bad input will not get better on a retry: fail the run (refunded) with the reason.
         if (err instanceof AppError) throw new ProviderError(err.message, err.code === 'unavailable');
@@ -30,14 +30,14 @@ export function libraryMediaPort(library: LibraryService): ToolMediaPort {
       };
     },
 
-    checkSource: (userId, ref, kind) => library.checkSource(userId, ref, kind),
+    checkSource: (userId, ref, kind) => library.sources.checkSource(userId, ref, kind),
 
-    isRemoteSource: (ref) => library.isRemoteSource(ref),
+    isRemoteSource: (ref) => library.sources.isRemoteSource(ref),
 
     async stageSource(userId, jobId, ref, kind) {
       const dir = await fs.mkdtemp(path.join(os.tmpdir(), `source-${jobId.slice(0, 8)}-`));
       try {
-        const got = await library.stageRemoteSource(userId, jobId, ref, dir);
+        const got = await library.sources.stageRemoteSource(userId, jobId, ref, dir);
         if (got.kind !== kind) throw new ProviderError(sourceMessages.wrongKind(kind));
       } catch (err) {
         if (err instanceof AppError) throw new ProviderError(err.message, err.code === 'unavailable');
@@ -48,11 +48,11 @@ export function libraryMediaPort(library: LibraryService): ToolMediaPort {
     },
 
     async discardStaged(userId, jobId) {
-      await library.discardStagedSource(userId, jobId);
+      await library.sources.discardStagedSource(userId, jobId);
     },
 
     async saveResult(input) {
-      const item = await library.saveGeneratedItem({
+      const item = await library.results.saveGeneratedItem({
         userId: input.userId,
         jobId: input.jobId,
         kind: input.kind,
@@ -69,23 +69,23 @@ export function libraryMediaPort(library: LibraryService): ToolMediaPort {
     },
 
     async discardResult(userId, itemId) {
-      await library.delete(userId, itemId);
+      await library.queries.delete(userId, itemId);
     },
 
     async itemUrl(userId, itemId) {
-      return (await library.get(userId, itemId)).url ?? null;
+      return (await library.queries.get(userId, itemId)).url ?? null;
     },
 
     async createPending({ userId, jobId, originalName, generationType, prompt }) {
-      await library.createPendingItem({ userId, jobId, originalName, generationType, prompt });
+      await library.results.createPendingItem({ userId, jobId, originalName, generationType, prompt });
     },
 
     async reattachPending(userId, itemId, jobId) {
-      await library.reassignPendingItem(userId, itemId, jobId);
+      await library.results.reassignPendingItem(userId, itemId, jobId);
     },
 
     async failPending(userId, jobId, error) {
-      await library.failPendingItem({ userId, jobId, error });
+      await library.results.failPendingItem({ userId, jobId, error });
     },
   };
 }
