@@ -102,7 +102,6 @@ const builtIn = batchSchemasFor(BATCH_TOOLS);
 export const batchRequest = builtIn.request;
 export type BatchRequest = z.input<typeof batchRequest>;
 export const batchEstimate = builtIn.estimate;
-export type BatchEstimate = z.infer<typeof batchEstimate>;
 export const batch = builtIn.batch;
 export type Batch = z.infer<typeof batch>;
 export const batchSummary = builtIn.summary;
@@ -117,6 +116,7 @@ export const batchShortfall = z.looseObject({
   total_cost: z.number().int(),
   balance: z.number().int(),
 });
+export type BatchShortfall = z.infer<typeof batchShortfall>;
 
 /** Server event on GET /api/events when a batch's counts change (items also send their 'job' events). */
 export const BATCH_EVENT = 'batch';

@@ -135,7 +135,6 @@ export const apiPost = <T = unknown>(path: string, body?: unknown, signal?: Abor
   api<T>(path, { method: 'POST', body, signal });
 
 
-export const apiDelete = <T = unknown>(path: string) => api<T>(path, { method: 'DELETE' });
 
 /** The text to show for a failure: the server's words, else the spec's fallback. */
 export function errorMessage(err: unknown, fallback: string = messages.unexpected): string {

@@ -4,9 +4,9 @@ import { Layers } from 'lucide-react';
 import type { BatchSummary } from '../../../shared/batch.schema.js';
 import { TOOLS } from '../../../shared/tool-catalog.js';
 import { Button } from '../../components/Button';
-import { api, describeError } from '../../lib/api';
+import { call, client, describeError } from '../../lib/api';
 import { viewPath } from '../dashboard/view-ids';
-import { formatDate, type LibraryPage } from '../library/api';
+import { formatDate } from '../library/api';
 import { EmptyState } from '../library/GalleryParts';
 import { Thumb } from '../library/Thumb';
 import { useBatchList } from './batchApi';
@@ -22,7 +22,7 @@ export const batchGroupTitle = (b: Pick<BatchSummary, 'tool' | 'counts'>) =>
 function BatchGroup({ batch }: { batch: BatchSummary }) {
   const results = useQuery({
     queryKey: ['library', 'batch', batch.id, batch.counts.succeeded],
-    queryFn: ({ signal }) => api<LibraryPage>(`/api/library?kind=image&batch=${encodeURIComponent(batch.id)}&limit=${PREVIEW}`, { signal }),
+    queryFn: ({ signal }) => call(client.GET('/api/library', { params: { query: { kind: 'image', batch: batch.id, limit: PREVIEW } }, signal })),
     enabled: batch.counts.succeeded > 0,
     staleTime: 60_000,
   });

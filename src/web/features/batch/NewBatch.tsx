@@ -3,7 +3,7 @@ import { useLocation } from 'react-router';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Images, Layers, X, Zap } from 'lucide-react';
 import clsx from 'clsx';
-import { BATCH_MAX_ITEMS, BATCH_TOOLS, batchMessages, type BatchTool } from '../../../shared/batch.schema.js';
+import { BATCH_MAX_ITEMS, BATCH_TOOLS, batchMessages, batchShortfall, type BatchShortfall, type BatchTool } from '../../../shared/batch.schema.js';
 import { validateEditPrompt } from '../../../shared/edit-commands.js';
 import { TOOLS, toolValidationError } from '../../../shared/tools.js';
 import { useAuth, useUser } from '../../app/auth';
@@ -18,7 +18,7 @@ import type { DashboardViewProps } from '../dashboard/view-ids';
 import { usePurchaseDialog } from '../payments/purchaseDialogContext';
 import { useToolProvider } from '../tools/shared/access';
 import { OUTPUT_DEFAULTS, OutputSettings, outputBody, outputSizeProblem, type OutputForm } from '../tools/shared/OutputSettings';
-import { batchKeys, createBatch, estimateBatch, type InsufficientBatchBody } from './batchApi';
+import { batchKeys, createBatch, estimateBatch } from './batchApi';
 import { toBatchImage, type BatchImage, type NewBatchState } from './batchImages';
 import { BatchSettings, DEFAULT_SETTINGS, type BatchSettingsValue } from './BatchSettings';
 import { MultiDropZone } from './MultiDropZone';
@@ -48,7 +48,7 @@ export function NewBatch({ openView }: Pick<DashboardViewProps, 'openView'>) {
   const [pickerOpen, setPickerOpen] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [refused, setRefused] = useState<InsufficientBatchBody | null>(null);
+  const [refused, setRefused] = useState<BatchShortfall | null>(null);
 
   const addImages = (more: BatchImage[]) =>
     setImages((list) => {
@@ -115,9 +115,9 @@ export function NewBatch({ openView }: Pick<DashboardViewProps, 'openView'>) {
       void qc.invalidateQueries({ queryKey: queryKeys.me });
       openView('batch', batch.id);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 402 && err.code === 'insufficient_energy') {
-        setRefused(err.body as InsufficientBatchBody);
-      } else setError(errorMessage(err));
+      const shortfall = err instanceof ApiError && err.status === 402 ? batchShortfall.safeParse(err.body) : null;
+      if (shortfall?.success) setRefused(shortfall.data);
+      else setError(errorMessage(err));
     } finally {
       setSubmitting(false);
     }

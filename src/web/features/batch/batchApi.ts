@@ -1,8 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
-import { BATCH_EVENT, type Batch, type BatchEstimate, type BatchRequest, type batchList } from '../../../shared/batch.schema.js';
-import { apiGet, apiPost } from '../../lib/api';
+import { BATCH_EVENT, type Batch, type BatchRequest } from '../../../shared/batch.schema.js';
+import { call, client } from '../../lib/api';
 import { useServerEvent, useServerReconnect } from '../../lib/events';
 import { applyJobEvent } from './batchProgress';
 
@@ -13,26 +12,17 @@ export const batchKeys = {
   one: (id: string) => ['batches', 'one', id] as const,
 };
 
-const batchPath = (id: string) => `/api/batches/${encodeURIComponent(id)}`;
-
 export const estimateBatch = (request: BatchRequest, signal?: AbortSignal) =>
-  apiPost<BatchEstimate>('/api/batches/estimate', request, signal);
+  call(client.POST('/api/batches/estimate', { body: request, signal }));
 
-export const createBatch = (request: BatchRequest) => apiPost<Batch>('/api/batches', request);
+export const createBatch = (request: BatchRequest) => call(client.POST('/api/batches', { body: request }));
 
-export const cancelBatch = (id: string) => apiPost<Batch>(`${batchPath(id)}/cancel`);
+export const cancelBatch = (id: string) => call(client.POST('/api/batches/{id}/cancel', { params: { path: { id } } }));
 
-export const retryFailedBatch = (id: string) => apiPost<Batch>(`${batchPath(id)}/retry-failed`);
+export const retryFailedBatch = (id: string) => call(client.POST('/api/batches/{id}/retry-failed', { params: { path: { id } } }));
 
 /** A plain link: the browser streams the ZIP itself. */
-export const batchDownloadHref = (id: string) => `${batchPath(id)}/download`;
-
-/** The 402 body of POST /api/batches when the balance covers only part of the batch. */
-export interface InsufficientBatchBody {
-  affordable_count: number;
-  total_cost: number;
-  balance: number;
-}
+export const batchDownloadHref = (id: string) => `/api/batches/${encodeURIComponent(id)}/download`;
 
 /** Batches per page of the list (the recent list shows the first page only). */
 const BATCH_PAGE = 10;
@@ -43,7 +33,7 @@ export function useBatchList() {
     queryKey: batchKeys.list,
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) =>
-      apiGet<z.infer<typeof batchList>>(`/api/batches?limit=${BATCH_PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, signal),
+      call(client.GET('/api/batches', { params: { query: { limit: BATCH_PAGE, cursor: pageParam ?? undefined } }, signal })),
     getNextPageParam: (last) => last.next_cursor,
     staleTime: 10_000,
   });
@@ -61,7 +51,7 @@ export function useBatch(id: string) {
   const key = batchKeys.one(id);
   const query = useQuery({
     queryKey: key,
-    queryFn: ({ signal }) => apiGet<Batch>(batchPath(id), signal),
+    queryFn: ({ signal }) => call(client.GET('/api/batches/{id}', { params: { path: { id } }, signal })),
     staleTime: 0,
     retry: (count, err) => (err as { status?: number }).status !== 404 && count < 2,
   });

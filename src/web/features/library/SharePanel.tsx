@@ -2,9 +2,9 @@ import { useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Copy, Link2, Share2 } from 'lucide-react';
 import { toast } from 'sonner';
-import { api, apiDelete, apiPost, errorMessage } from '../../lib/api';
+import { call, client, errorMessage } from '../../lib/api';
 import { Button } from '../../components/Button';
-import type { ShareExpiry, ShareLink } from '../../../shared/shares.schema.js';
+import type { ShareExpiry } from '../../../shared/shares.schema.js';
 import { formatDate, type LibraryItem } from './api';
 import { sharesKeys } from './SharedLinks';
 
@@ -29,15 +29,16 @@ export function SharePanel({ item }: { item: LibraryItem }) {
   const [indexable, setIndexable] = useState(false);
   const links = useQuery({
     queryKey: sharesKey(item.id),
-    queryFn: ({ signal }) => api<{ items: ShareLink[] }>(`/api/shares?item=${encodeURIComponent(item.id)}`, { signal }).then((r) => r.items),
+    queryFn: ({ signal }) => call(client.GET('/api/shares', { params: { query: { item: item.id } }, signal })).then((r) => r.items),
   });
   const create = useMutation({
-    mutationFn: () => apiPost<ShareLink>('/api/shares', { item_id: item.id, pair: pair && !!item.source_item_id, expires_in: expiry, indexable }),
+    mutationFn: () =>
+      call(client.POST('/api/shares', { body: { item_id: item.id, pair: pair && !!item.source_item_id, expires_in: expiry, indexable } })),
     onSuccess: () => void qc.invalidateQueries({ queryKey: sharesKeys.all }),
     onError: (err) => toast.error(errorMessage(err)),
   });
   const revoke = useMutation({
-    mutationFn: (linkId: string) => apiDelete<ShareLink>(`/api/shares/${encodeURIComponent(linkId)}`),
+    mutationFn: (linkId: string) => call(client.DELETE('/api/shares/{id}', { params: { path: { id: linkId } } })),
     onSuccess: () => {
       toast.success('Link turned off');
       void qc.invalidateQueries({ queryKey: sharesKeys.all });

@@ -3,8 +3,7 @@ import { Copy, Film, ImageIcon, Link2, Loader2 } from 'lucide-react';
 import clsx from 'clsx';
 import { toast } from 'sonner';
 import type { ShareLink } from '../../../shared/shares.schema.js';
-import type { Page } from '../../../shared/page.schema.js';
-import { apiDelete, apiGet, describeError, errorMessage } from '../../lib/api';
+import { call, client, describeError, errorMessage } from '../../lib/api';
 import { Button } from '../../components/Button';
 import { EmptyState } from './GalleryParts';
 import { fetchLibraryItem, formatDate, libraryKeys } from './api';
@@ -21,7 +20,7 @@ export function useMyShares() {
     queryKey: sharesKeys.mine,
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) =>
-      apiGet<Page<ShareLink>>(`/api/shares?limit=${PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, signal),
+      call(client.GET('/api/shares', { params: { query: { limit: PAGE, cursor: pageParam ?? undefined } }, signal })),
     getNextPageParam: (last) => last.next_cursor,
     staleTime: 10_000,
   });
@@ -38,7 +37,7 @@ export function SharedLinks() {
   const qc = useQueryClient();
   const { query, items } = useMyShares();
   const revoke = useMutation({
-    mutationFn: (id: string) => apiDelete<ShareLink>(`/api/shares/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) => call(client.DELETE('/api/shares/{id}', { params: { path: { id } } })),
     onSuccess: () => {
       toast.success('Link turned off');
       void qc.invalidateQueries({ queryKey: sharesKeys.all });

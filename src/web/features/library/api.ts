@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import type { LibraryCountsDto, LibraryItemDto, LibraryPageDto } from '../../../shared/library.schema.js';
-import { api, apiDelete, apiPost } from '../../lib/api';
+import type { LibraryItemDto, LibraryPageDto } from '../../../shared/library.schema.js';
+import { call, client } from '../../lib/api';
 import { useServerEvent, useServerReconnect } from '../../lib/events';
 
 /**
@@ -16,7 +16,6 @@ import { useServerEvent, useServerReconnect } from '../../lib/events';
  */
 export type LibraryItem = LibraryItemDto;
 export type LibraryPage = LibraryPageDto;
-export type LibraryCounts = LibraryCountsDto;
 export type MediaKind = 'image' | 'video';
 /** The gallery's groups: everything, AI results, or the user's own uploads. */
 export type LibraryGroup = 'all' | 'generated' | 'uploaded';
@@ -114,13 +113,6 @@ function keepLinks(prev: LibraryItem, next: LibraryItem): LibraryItem {
 
 // ------------------------------------------------------------- requests
 
-/** The server may not filter groups yet; the client filters again, so this is only a hint. */
-function listPath(kind: MediaKind, group: LibraryGroup, cursor: string | null, limit: number): string {
-  const q = new URLSearchParams({ kind, limit: String(limit) });
-  if (group !== 'all') q.set('generated', String(group === 'generated'));
-  if (cursor) q.set('cursor', cursor);
-  return `/api/library?${q.toString()}`;
-}
 
 export function matchesList(item: LibraryItem, kind: MediaKind, group: LibraryGroup): boolean {
   if (item.kind !== kind) return false;
@@ -136,16 +128,18 @@ export async function fetchLibraryPage(
   signal?: AbortSignal,
   limit = PAGE_SIZE,
 ): Promise<LibraryPage> {
-  const page = await api<LibraryPage>(listPath(kind, group, cursor, limit), { signal });
+  // The client filters again (matchesList), so the group is only a hint to the server.
+  const query = { kind, limit, generated: group === 'all' ? undefined : group === 'generated' ? ('true' as const) : ('false' as const), cursor: cursor ?? undefined };
+  const page = await call(client.GET('/api/library', { params: { query }, signal }));
   return { ...page, items: page.items.filter((i) => matchesList(i, kind, group)) };
 }
 
 export const fetchLibraryItem = (id: string, signal?: AbortSignal) =>
-  api<LibraryItem>(`/api/library/${encodeURIComponent(id)}`, { signal });
+  call(client.GET('/api/library/{id}', { params: { path: { id } }, signal }));
 
 /** GET /api/library/:id/versions: the picture's chain, oldest first (each item names its source). */
 export const fetchVersions = (id: string, signal?: AbortSignal) =>
-  api<{ items: LibraryItem[] }>(`/api/library/${encodeURIComponent(id)}/versions`, { signal }).then((r) => r.items);
+  call(client.GET('/api/library/{id}/versions', { params: { path: { id } }, signal })).then((r) => r.items);
 
 /** How many versions were made from an item, directly or not (they stay when it is deleted). */
 export function madeFrom(versions: LibraryItem[], id: string): number {
@@ -154,9 +148,9 @@ export function madeFrom(versions: LibraryItem[], id: string): number {
   return below.size - 1;
 }
 
-export const deleteLibraryItem = (id: string) => apiDelete<{ id: string; deleted: true }>(`/api/library/${encodeURIComponent(id)}`);
+export const deleteLibraryItem = (id: string) => call(client.DELETE('/api/library/{id}', { params: { path: { id } } }));
 
-export const retryLibraryItem = (id: string) => apiPost<LibraryItem>(`/api/library/${encodeURIComponent(id)}/retry`);
+export const retryLibraryItem = (id: string) => call(client.POST('/api/library/{id}/retry', { params: { path: { id } } }));
 
 /** A link that always works: the server redirects to a fresh signed link with the original name. */
 export const downloadRoute = (id: string) => `/api/library/${encodeURIComponent(id)}/download`;
@@ -293,7 +287,7 @@ function itemIdsForJob(qc: QueryClient, jobId: string): string[] {
 export function useLibraryCounts() {
   return useQuery({
     queryKey: libraryKeys.counts,
-    queryFn: ({ signal }) => api<LibraryCounts>('/api/library/counts', { signal }),
+    queryFn: ({ signal }) => call(client.GET('/api/library/counts', { signal })),
     staleTime: 15_000,
   });
 }
