@@ -6,7 +6,7 @@ import { TOOLS } from '../../../shared/tool-catalog.js';
 import { Button } from '../../components/Button';
 import { call, client, describeError } from '../../lib/api';
 import { viewPath } from '../dashboard/view-ids';
-import { formatDate } from '../library/api';
+import { formatDate } from '../../lib/format';
 import { EmptyState } from '../library/GalleryParts';
 import { Thumb } from '../library/Thumb';
 import { useBatchList } from './batchApi';

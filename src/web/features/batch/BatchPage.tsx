@@ -11,7 +11,7 @@ import { ViewHeader } from '../../components/ViewHeader';
 import { errorMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { viewPath, type DashboardViewProps } from '../dashboard/view-ids';
-import { formatDate } from '../library/api';
+import { formatDate } from '../../lib/format';
 import { LoadError } from '../library/GalleryParts';
 import { batchDownloadHref, batchKeys, cancelBatch, retryFailedBatch, useBatch } from './batchApi';
 import { BatchItemCard } from './BatchItemCard';

@@ -8,7 +8,7 @@ import { validateEditPrompt } from '../../../shared/edit-commands.js';
 import { TOOLS, toolValidationError } from '../../../shared/tools.js';
 import { useAuth, useUser } from '../../app/auth';
 import { Button } from '../../components/Button';
-import { MediaPickerDialog } from '../../components/MediaPickerDialog';
+import { MediaPickerDialog } from '../library/MediaPickerDialog';
 import { ViewHeader } from '../../components/ViewHeader';
 import { formatRemaining } from '../../components/ProcessingOverlay';
 import { ApiError, errorMessage } from '../../lib/api';

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { ChevronRight, Loader2 } from 'lucide-react';
 import { TOOLS } from '../../../shared/tool-catalog.js';
-import { formatDate } from '../library/api';
+import { formatDate } from '../../lib/format';
 import { viewPath } from '../dashboard/view-ids';
 import { useBatchList } from './batchApi';
 import { countsLine } from './batchProgress';

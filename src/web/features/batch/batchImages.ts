@@ -1,4 +1,4 @@
-import type { LibraryItem } from '../library/api';
+import type { LibraryItem } from '../../lib/library';
 
 /** An image chosen for a batch: what the form shows of it, and the id it sends. */
 export interface BatchImage {

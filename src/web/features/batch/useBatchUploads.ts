@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { checkUploadFile, isAbortError, uploadFailedMessage, uploadFile, UploadError } from '../../lib/upload';
-import { libraryKeys, upsertItems, type LibraryItem } from '../library/api';
+import { libraryKeys, upsertItems } from '../library/api';
+import type { LibraryItem } from '../../lib/library';
 
 export interface FileUpload {
   key: string;

@@ -5,7 +5,7 @@ import { BATCH_MAX_ITEMS, batchMessages } from '../../../shared/batch.rules.js';
 import { Button } from '../../components/Button';
 import { viewPath } from '../dashboard/view-ids';
 import { toBatchImage, type NewBatchState } from '../batch/batchImages';
-import { isReady, type LibraryItem } from './api';
+import { isReady, type LibraryItem } from '../../lib/library';
 
 /** Tiles as checkboxes: which ids are chosen, and how a tile toggles. */
 export interface MultiSelect {

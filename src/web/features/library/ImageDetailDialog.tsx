@@ -8,7 +8,9 @@ import { DownloadAs } from './DownloadAs';
 import { CompareSlider } from '../../components/CompareSlider';
 import { useVersions, versionName, VersionsPanel } from './Versions';
 import { SharePanel } from './SharePanel';
-import { downloadHref, formatBytes, formatDate, isReady, toolLabel, type LibraryItem } from './api';
+import { downloadHref, toolLabel } from './api';
+import { isReady, type LibraryItem } from '../../lib/library';
+import { formatBytes, formatDate } from '../../lib/format';
 
 /**
  * requirements §2 image detail: the image, name, type, created date, size (uploaded)

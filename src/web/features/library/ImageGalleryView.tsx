@@ -4,20 +4,11 @@ import { Link } from 'react-router';
 import { Check, ImageIcon, Images, Layers, Loader2, Sparkles, Trash2, Upload, Wand2 } from 'lucide-react';
 import clsx from 'clsx';
 import { Button } from '../../components/Button';
-import { DropZone } from '../../components/DropZone';
+import { DropZone } from './DropZone';
 import { viewPath, type DashboardViewProps, type ViewId } from '../dashboard/view-ids';
-import {
-  formatShortDate,
-  PAGE_SIZE,
-  isFailed,
-  isPending,
-  toolLabel,
-  useLibraryCounts,
-  useLibraryList,
-  useLibraryLiveUpdates,
-  type LibraryGroup,
-  type LibraryItem,
-} from './api';
+import { PAGE_SIZE, toolLabel, useLibraryCounts, useLibraryList, useLibraryLiveUpdates } from './api';
+import { isFailed, isPending, type LibraryGroup, type LibraryItem } from '../../lib/library';
+import { formatShortDate } from '../../lib/format';
 import { EmptyState, GalleryHeader, GridSkeleton, ListFooter, LoadError, StorageUsage } from './GalleryParts';
 import { ImageDetailDialog } from './ImageDetailDialog';
 import { BatchGroups } from '../batch/BatchGroups';

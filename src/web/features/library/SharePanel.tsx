@@ -5,7 +5,8 @@ import { toast } from 'sonner';
 import { call, client, errorMessage } from '../../lib/api';
 import { Button } from '../../components/Button';
 import type { ShareExpiry } from '../../../shared/shares.schema.js';
-import { formatDate, type LibraryItem } from './api';
+import type { LibraryItem } from '../../lib/library';
+import { formatDate } from '../../lib/format';
 import { sharesKeys } from './SharedLinks';
 
 const EXPIRY_OPTIONS: Array<{ value: ShareExpiry; label: string }> = [

@@ -6,7 +6,8 @@ import type { ShareLink } from '../../../shared/shares.schema.js';
 import { call, client, describeError, errorMessage } from '../../lib/api';
 import { Button } from '../../components/Button';
 import { EmptyState } from './GalleryParts';
-import { fetchLibraryItem, formatDate, libraryKeys } from './api';
+import { fetchLibraryItem, libraryKeys } from './api';
+import { formatDate } from '../../lib/format';
 import { Thumb } from './Thumb';
 
 /** Every query about share links starts with this key, so a change anywhere refreshes them all. */

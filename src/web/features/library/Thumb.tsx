@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Film, ImageOff, ImageIcon } from 'lucide-react';
 import clsx from 'clsx';
-import { linksFresh, refreshItems, type LibraryItem } from './api';
+import { linksFresh, refreshItems } from './api';
+import type { LibraryItem } from '../../lib/library';
 
 // Items whose links we already asked for again (one re-read per item per page view).
 const reread = new Set<string>();

@@ -3,7 +3,8 @@ import { Download, Eye, EllipsisVertical, Sparkles, Trash2, Wand2, Wrench } from
 import { useNavigate } from 'react-router';
 import clsx from 'clsx';
 import { viewPath, type ViewId } from '../dashboard/view-ids';
-import { downloadHref, type LibraryItem } from './api';
+import { downloadHref } from './api';
+import type { LibraryItem } from '../../lib/library';
 
 /** The image tools a library picture can be handed to. */
 const IMAGE_TOOLS: Array<{ view: ViewId; label: string; icon: typeof Sparkles }> = [

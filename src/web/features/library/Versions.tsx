@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { GitCompareArrows, Sparkles, Wand2, Wrench } from 'lucide-react';
 import clsx from 'clsx';
-import { fetchVersions, libraryKeys, toolLabel, type LibraryItem } from './api';
+import { fetchVersions, libraryKeys, toolLabel } from './api';
+import type { LibraryItem } from '../../lib/library';
 import { toolWithSource } from './TileActions';
 import type { ViewId } from '../dashboard/view-ids';
 

@@ -4,26 +4,12 @@ import { AlertTriangle, Check, Clapperboard, Download, Film, Loader2, Play, Rota
 import clsx from 'clsx';
 import { toast } from 'sonner';
 import { Button } from '../../components/Button';
-import { DropZone } from '../../components/DropZone';
+import { DropZone } from './DropZone';
 import { errorMessage } from '../../lib/api';
 import type { DashboardViewProps, ViewId } from '../dashboard/view-ids';
-import {
-  downloadHref,
-  formatDuration,
-  formatShortDate,
-  PAGE_SIZE,
-  isFailed,
-  isPending,
-  isReady,
-  libraryKeys,
-  retryLibraryItem,
-  toolLabel,
-  upsertItems,
-  useLibraryCounts,
-  useLibraryList,
-  useLibraryLiveUpdates,
-  type LibraryItem,
-} from './api';
+import { downloadHref, PAGE_SIZE, libraryKeys, retryLibraryItem, toolLabel, upsertItems, useLibraryCounts, useLibraryList, useLibraryLiveUpdates } from './api';
+import { isFailed, isPending, isReady, type LibraryItem } from '../../lib/library';
+import { formatDuration, formatShortDate } from '../../lib/format';
 import { EmptyState, GalleryHeader, GridSkeleton, ListFooter, LoadError, StorageUsage } from './GalleryParts';
 import { Thumb } from './Thumb';
 import { useDeleteItem } from './useDeleteItem';

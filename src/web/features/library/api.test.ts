@@ -1,16 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient, type InfiniteData } from '@tanstack/react-query';
-import {
-  formatDuration,
-  isPending,
-  libraryKeys,
-  linksFresh,
-  refreshHeads,
-  removeItem,
-  upsertItems,
-  type LibraryItem,
-  type LibraryPage,
-} from './api';
+import { libraryKeys, linksFresh, refreshHeads, removeItem, upsertItems } from './api';
+import { isPending, type LibraryItem, type LibraryPage } from '../../lib/library';
+import { formatDuration } from '../../lib/format';
 
 const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
 const link = (path: string, signedAt = 0) => `/api/files/${path}?signed=${signedAt}&sig=x`;

@@ -1,24 +1,18 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import type { LibraryItemDto, LibraryPageDto } from '../../../shared/library.schema.js';
+import type { LibraryGroup, LibraryItem, LibraryPage, MediaKind } from '../../lib/library';
 import { call, client } from '../../lib/api';
 import { useServerEvent, useServerReconnect } from '../../lib/events';
 
 /**
  * The media library as the web app sees it (GET /api/library and friends;
- * fields: DESIGN.md "library items"). The types come from the server's zod
- * contract, so a field the server drops fails the type check here.
+ * fields: DESIGN.md "library items"; the types are in lib/library).
  *
  * Lists are cursor pages cached by TanStack Query and never refetched whole
  * (a user deep in 20,000 items would re-download hundreds of pages): after a
  * change we fetch only the newest page and merge it in, patch single items,
  * or drop deleted ones from the cache.
  */
-export type LibraryItem = LibraryItemDto;
-export type LibraryPage = LibraryPageDto;
-export type MediaKind = 'image' | 'video';
-/** The gallery's groups: everything, AI results, or the user's own uploads. */
-export type LibraryGroup = 'all' | 'generated' | 'uploaded';
 
 /** 12 rows of the 4-column image grid (the server's default page). */
 export const PAGE_SIZE = 48;
@@ -31,42 +25,6 @@ export const libraryKeys = {
 };
 
 type ListData = InfiniteData<LibraryPage, string | null>;
-
-// ------------------------------------------------------------ item facts
-
-/** requirements §4: a pending video has 'pending/' in its storage path (and no real URL yet). */
-export function isPending(item: LibraryItem): boolean {
-  if (item.status === 'pending') return true;
-  return item.status !== 'failed' && item.storage_path.includes('pending/') && !item.url;
-}
-
-export const isFailed = (item: LibraryItem) => item.status === 'failed';
-
-/** Whether the item can be shown, played, downloaded or picked. */
-export const isReady = (item: LibraryItem) => !isPending(item) && !isFailed(item) && !!item.url;
-
-/** m:ss (requirements §2: video duration shown as m:ss). */
-export function formatDuration(seconds: number | null | undefined): string {
-  const s = Math.max(0, Math.round(Number(seconds) || 0));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-}
-
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes <= 0) return '0 B';
-  const units = ['B', 'KB', 'MB', 'GB'];
-  let n = bytes;
-  let i = 0;
-  while (n >= 1024 && i < units.length - 1) {
-    n /= 1024;
-    i++;
-  }
-  return `${n >= 10 || i === 0 ? Math.round(n) : n.toFixed(1)} ${units[i]}`;
-}
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const shortDateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
-export const formatShortDate = (iso: string) => shortDateFormat.format(new Date(iso));
 
 /** 'fal-image-editor' -> 'Image Editor'; the AI tool an item came from, for people. */
 export function toolLabel(generationType: string | null): string {

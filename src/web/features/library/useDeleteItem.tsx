@@ -6,7 +6,8 @@ import { toast } from 'sonner';
 import { Button } from '../../components/Button';
 import { errorMessage } from '../../lib/api';
 import { useRestoreFocus } from './restoreFocus';
-import { deleteLibraryItem, libraryKeys, madeFrom, removeItem, type LibraryItem } from './api';
+import { deleteLibraryItem, libraryKeys, madeFrom, removeItem } from './api';
+import type { LibraryItem } from '../../lib/library';
 import { sharesKeys } from './SharedLinks';
 import { useVersions } from './Versions';
 

@@ -1,6 +1,6 @@
 import { useEffect, useId } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { SourcePicker, sourceFromItem, type SourceTab, type SourceValue } from '../../../components/SourcePicker';
+import { SourcePicker, sourceFromItem, type SourceTab, type SourceValue } from '../../library/SourcePicker';
 import { fetchLibraryItem } from '../../library/api';
 
 export type { SourceValue };

@@ -34,10 +34,12 @@ import { AlertCircle, Check, Film, Globe, ImageIcon, Images, Link2, Maximize2, R
 import clsx from 'clsx';
 import { DropZone } from './DropZone';
 import { MediaPickerDialog } from './MediaPickerDialog';
-import { Button } from './Button';
-import { Thumb } from '../features/library/Thumb';
-import { formatDuration, isReady, useLibraryList, type LibraryItem, type MediaKind } from '../features/library/api';
-import { apiPost, describeError, errorMessage } from '../lib/api';
+import { Button } from '../../components/Button';
+import { Thumb } from './Thumb';
+import { useLibraryList } from './api';
+import { isReady, type LibraryItem, type MediaKind } from '../../lib/library';
+import { formatDuration } from '../../lib/format';
+import { apiPost, describeError, errorMessage } from '../../lib/api';
 
 export interface SourceValue {
   ref: string;

@@ -2,9 +2,10 @@ import { useCallback, useId, useState, type DragEvent } from 'react';
 import { useDropzone, type DropEvent, type FileRejection } from 'react-dropzone';
 import { AlertCircle, Film, ImageUp, Loader2, UploadCloud, X } from 'lucide-react';
 import clsx from 'clsx';
-import { BrowseButton } from './BrowseButton';
-import type { LibraryItem, MediaKind } from '../features/library/api';
-import { checkUploadFile, UPLOAD_FORMATS, UPLOAD_LIMITS, useUpload } from '../lib/upload';
+import { BrowseButton } from '../../components/BrowseButton';
+import type { LibraryItem, MediaKind } from '../../lib/library';
+import { checkUploadFile, UPLOAD_FORMATS, UPLOAD_LIMITS } from '../../lib/upload';
+import { useUpload } from './useUpload';
 
 /**
  * requirements §2 shared pieces: the image upload drop zone (images, 10 MB) and the

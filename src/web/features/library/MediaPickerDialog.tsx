@@ -1,12 +1,12 @@
 import { lazy, Suspense } from 'react';
 import { Dialog } from 'radix-ui';
 import { X } from 'lucide-react';
-import type { LibraryItem, MediaKind } from '../features/library/api';
-import type { MultiSelect } from '../features/library/GallerySelection';
-import { InlineLoader } from './LoadingScreen';
+import type { LibraryItem, MediaKind } from '../../lib/library';
+import type { MultiSelect } from './GallerySelection';
+import { InlineLoader } from '../../components/LoadingScreen';
 
-const ImageGallery = lazy(() => import('../features/library/ImageGalleryView').then((m) => ({ default: m.ImageGallery })));
-const VideoGallery = lazy(() => import('../features/library/VideoGalleryView').then((m) => ({ default: m.VideoGallery })));
+const ImageGallery = lazy(() => import('./ImageGalleryView').then((m) => ({ default: m.ImageGallery })));
+const VideoGallery = lazy(() => import('./VideoGalleryView').then((m) => ({ default: m.VideoGallery })));
 
 /**
  * The whole gallery as a picker ('Select an Image' / 'Select a Video'): the
