@@ -53,4 +53,3 @@ export const libraryCountsSchema = z.object({
 
 export type LibraryItemDto = z.infer<typeof libraryItemSchema>;
 export type LibraryPageDto = z.infer<typeof libraryPageSchema>;
-export type LibraryCountsDto = z.infer<typeof libraryCountsSchema>;

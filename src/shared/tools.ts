@@ -186,4 +186,3 @@ export type AiProviderKind = z.infer<typeof aiProviderKind>;
 
 /** GET /api/tools/info: the provider of each tool, by endpoint. */
 export const toolsInfoSchema = z.object({ providers: z.record(z.string(), aiProviderKind) });
-export type ToolsInfo = z.infer<typeof toolsInfoSchema>;

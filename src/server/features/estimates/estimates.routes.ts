@@ -2,16 +2,11 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
+import { toolEstimateQuery, toolEstimateSchema } from '../../../shared/estimate.schema.js';
 import { EstimatesService } from './estimates.service.js';
 
-const query = z.object({ megapixels: z.coerce.number().positive().max(1000).optional() });
-const estimate = z.object({
-  source: z.enum(['history', 'default']),
-  median_seconds: z.number().nullable(),
-  p90_seconds: z.number().nullable(),
-  samples: z.number().int(),
-  text: z.string(),
-});
+const query = toolEstimateQuery;
+const estimate = toolEstimateSchema;
 
 /** How long a run of a tool takes here: measured from recent runs, scaled to the input's size. */
 export const estimatesRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {

@@ -39,7 +39,7 @@ import { Thumb } from './Thumb';
 import { useLibraryList } from './api';
 import { isReady, type LibraryItem, type MediaKind } from '../../lib/library';
 import { formatDuration } from '../../lib/format';
-import { apiPost, describeError, errorMessage } from '../../lib/api';
+import { call, client, describeError, errorMessage } from '../../lib/api';
 
 export interface SourceValue {
   ref: string;
@@ -196,7 +196,7 @@ function UrlTab({ kind, disabled, onPick }: { kind: MediaKind; disabled?: boolea
     setError(null);
     setChecking(true);
     try {
-      await apiPost('/api/library/check-url', { url, kind });
+      await call(client.POST('/api/library/check-url', { body: { url, kind } }));
     } catch (err) {
       setError(errorMessage(err, 'This URL could not be checked. Try again.'));
       return;

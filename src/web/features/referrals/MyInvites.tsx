@@ -14,8 +14,7 @@ import {
 } from '../../../shared/invites.js';
 import { inviteMessages } from '../../../shared/messages.js';
 import { Button } from '../../components/Button';
-import type { Page } from '../../../shared/page.schema.js';
-import { apiGet, apiPost, describeError, errorMessage } from '../../lib/api';
+import { call, client, describeError, errorMessage } from '../../lib/api';
 import { ErrorBox, Panel, Skeleton, StatusPill, SuccessBox } from '../admin/ui';
 import { CopyButton } from './CopyButton';
 import { formatDate, referralKeys, STATUS_TONE } from './referralsApi';
@@ -41,7 +40,7 @@ export function GenerateInvite() {
   const expiryDays = wholeAtLeastOne(days, INVITE_MAX_EXPIRY_DAYS);
 
   const generate = useMutation({
-    mutationFn: (body: { max_uses: number; expires_in_days: number }) => apiPost<{ invite: Invite; message?: string }>('/api/invites', body),
+    mutationFn: (body: { max_uses: number; expires_in_days: number }) => call(client.POST('/api/invites', { body })),
     onMutate: () => {
       setError(null);
       setCreated(null);
@@ -131,7 +130,7 @@ export function GenerateInvite() {
 export function InviteList() {
   const q = useQuery({
     queryKey: referralKeys.invites,
-    queryFn: () => apiGet<Page<Invite>>('/api/invites'),
+    queryFn: () => call(client.GET('/api/invites')),
     refetchInterval: 30_000,
     refetchOnWindowFocus: true,
   });
@@ -244,7 +243,7 @@ function DeactivateButton({ invite }: { invite: Invite }) {
   const qc = useQueryClient();
   const [open, setOpen] = useState(false);
   const deactivate = useMutation({
-    mutationFn: () => apiPost<{ invite: Invite }>(`/api/invites/${encodeURIComponent(invite.id)}/deactivate`),
+    mutationFn: () => call(client.POST('/api/invites/{id}/deactivate', { params: { path: { id: invite.id } } })),
     onSuccess: (res) => {
       toast.success(inviteMessages.deactivated);
       qc.setQueryData<{ items: Invite[] }>(referralKeys.invites, (old) =>

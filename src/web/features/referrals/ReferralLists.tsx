@@ -2,10 +2,10 @@ import { useEffect, useId, useState, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, Filter, RotateCw, Search, UserPlus, Users } from 'lucide-react';
 import { REFERRALS_SHOWN } from '../../../shared/constants.js';
-import type { AdminInvite, AdminReferral, InviteStatus, Referral } from '../../../shared/invites.js';
+import type { InviteStatus, Referral } from '../../../shared/invites.js';
 import type { CountedPage } from '../../../shared/page.schema.js';
 import { Button } from '../../components/Button';
-import { apiGet, describeError } from '../../lib/api';
+import { call, client, describeError } from '../../lib/api';
 import { ErrorBox, Panel, Skeleton } from '../admin/ui';
 import { InviteItem } from './MyInvites';
 import { formatDateTime, referralKeys } from './referralsApi';
@@ -63,7 +63,7 @@ function ReferralRow({ r, referrer }: { r: Referral; referrer?: ReactNode }) {
 export function MyReferrals() {
   const q = useQuery({
     queryKey: referralKeys.referrals,
-    queryFn: () => apiGet<CountedPage<Referral>>('/api/referrals'),
+    queryFn: () => call(client.GET('/api/referrals')),
     refetchInterval: 30_000,
     refetchOnWindowFocus: true,
   });
@@ -184,14 +184,17 @@ function FilterInput({ label, value, onChange, placeholder, mono }: { label: str
 const STATUSES: InviteStatus[] = ['Active', 'Exhausted', 'Expired', 'Inactive'];
 
 /** One page of an admin list; empty filter values are not sent. */
-function useAdminPage<T>(path: string, queryKey: readonly unknown[], filter: Record<string, string>, cursor: string | undefined) {
+function useAdminPage<T, F extends Record<string, string>>(
+  fetchPage: (query: { limit: number; cursor?: string } & Partial<F>) => Promise<CountedPage<T>>,
+  queryKey: readonly unknown[],
+  filter: F,
+  cursor: string | undefined,
+) {
   return useQuery({
     queryKey,
     queryFn: () => {
-      const p = new URLSearchParams({ limit: String(PAGE_SIZE) });
-      if (cursor) p.set('cursor', cursor);
-      for (const [name, value] of Object.entries(filter)) if (value) p.set(name, value);
-      return apiGet<CountedPage<T>>(`${path}?${p}`);
+      const set = Object.fromEntries(Object.entries(filter).filter(([, value]) => value)) as Partial<F>;
+      return fetchPage({ limit: PAGE_SIZE, cursor, ...set });
     },
     placeholderData: keepPreviousData,
   });
@@ -216,7 +219,7 @@ export function AdminInvites() {
   const filter = { status, inviter: useDebounced(inviter.trim()), code: useDebounced(code.trim()) };
   useResetOnChange(`${filter.status}|${filter.inviter}|${filter.code}`, trail.reset);
 
-  const q = useAdminPage<AdminInvite>('/api/admin/invites', referralKeys.adminInvites({ ...filter, cursor: trail.cursor ?? '' }), filter, trail.cursor);
+  const q = useAdminPage((query) => call(client.GET('/api/admin/invites', { params: { query: { ...query, status: query.status || undefined } } })), referralKeys.adminInvites({ ...filter, cursor: trail.cursor ?? '' }), filter, trail.cursor);
   const items = q.data?.items ?? [];
 
   return (
@@ -287,7 +290,7 @@ export function AdminReferrals() {
   const filter = { email: useDebounced(email.trim()), code: useDebounced(code.trim()) };
   useResetOnChange(`${filter.email}|${filter.code}`, trail.reset);
 
-  const q = useAdminPage<AdminReferral>('/api/admin/referrals', referralKeys.adminReferrals({ ...filter, cursor: trail.cursor ?? '' }), filter, trail.cursor);
+  const q = useAdminPage((query) => call(client.GET('/api/admin/referrals', { params: { query } })), referralKeys.adminReferrals({ ...filter, cursor: trail.cursor ?? '' }), filter, trail.cursor);
   const items = q.data?.items ?? [];
 
   return (

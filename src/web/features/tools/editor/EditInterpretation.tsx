@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, Check, Cloud, Loader2 } from 'lucide-react';
 import type { EditInterpretationAnswer } from '../../../../shared/edit-language/interpretation.schema.js';
-import { apiPost } from '../../../lib/api';
+import { call, client } from '../../../lib/api';
 
 /** The server's reading of the request, asked for after a pause in typing (nothing is charged). */
 export function useEditInterpretation(prompt: string): { reading: EditInterpretationAnswer | undefined; pending: boolean } {
@@ -14,7 +14,7 @@ export function useEditInterpretation(prompt: string): { reading: EditInterpreta
   const text = settled.trim();
   const query = useQuery({
     queryKey: ['edit-interpretation', text],
-    queryFn: ({ signal }) => apiPost<EditInterpretationAnswer>('/api/tools/fal-image-editor/interpret', { prompt: text }, signal),
+    queryFn: ({ signal }) => call(client.POST('/api/tools/fal-image-editor/interpret', { body: { prompt: text }, signal })),
     enabled: text.length > 0,
     staleTime: 5 * 60_000,
   });

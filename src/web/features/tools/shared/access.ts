@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { insufficientEnergyMessage } from '../../../../shared/messages.js';
 import { TOOL_CATALOG } from '../../../../shared/pricing.js';
-import { TOOLS, type AiProviderKind, type ToolEndpoint, type ToolsInfo } from '../../../../shared/tools.js';
+import { TOOLS, type AiProviderKind, type ToolEndpoint } from '../../../../shared/tools.js';
 import { useAuth, useUser } from '../../../app/auth';
-import { apiGet } from '../../../lib/api';
+import { call, client } from '../../../lib/api';
 import { usePricing } from '../../../lib/usePricing';
 
 export interface ToolAccess {
@@ -53,11 +53,11 @@ export function useToolAccess(endpoint: ToolEndpoint): ToolAccess {
 export function useToolProvider(endpoint: ToolEndpoint): AiProviderKind | undefined {
   const q = useQuery({
     queryKey: ['tools', 'info'],
-    queryFn: () => apiGet<Partial<ToolsInfo>>('/api/tools/info'),
+    queryFn: () => call(client.GET('/api/tools/info')),
     staleTime: 5 * 60_000,
     retry: false,
   });
   if (q.isPending) return undefined;
   // Missing endpoint or field: the default install runs everything locally.
-  return q.data?.providers?.[endpoint] === 'fal' ? 'fal' : 'local';
+  return q.data?.providers[endpoint] === 'fal' ? 'fal' : 'local';
 }

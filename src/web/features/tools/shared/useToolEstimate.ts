@@ -1,12 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { TOOLS, type ToolEndpoint } from '../../../../shared/tool-catalog.js';
-import { apiGet } from '../../../lib/api';
+import { call, client } from '../../../lib/api';
 import { fetchLibraryItem } from '../../library/api';
-
-interface Estimate {
-  source: 'history' | 'default';
-  text: string;
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -26,7 +21,12 @@ export function useToolEstimate(endpoint: ToolEndpoint, body: Record<string, unk
   const estimate = useQuery({
     queryKey: ['tool-estimate', endpoint, mp ? mp.toFixed(2) : null],
     queryFn: ({ signal }) =>
-      apiGet<Estimate>(`/api/tools/${endpoint}/estimate${mp ? `?megapixels=${mp.toFixed(3)}` : ''}`, signal),
+      call(
+        client.GET('/api/tools/{tool}/estimate', {
+          params: { path: { tool: endpoint }, query: { megapixels: mp ? Number(mp.toFixed(3)) : undefined } },
+          signal,
+        }),
+      ),
     enabled: enabled && (!ref || !item.isPending),
     staleTime: 30_000,
   });
