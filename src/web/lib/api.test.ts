@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, call, client, errorMessage } from './api';
-import { toActiveProduct } from '../features/payments/useActiveProduct';
 
 function respond(status: number, body: unknown) {
   return vi.fn(async (_req: Request) => new Response(body === undefined ? '' : JSON.stringify(body), { status }));
@@ -68,19 +67,5 @@ describe('call(client...)', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(0);
     expect(errorMessage(err)).toBe('An unexpected error occurred');
-  });
-});
-
-describe('toActiveProduct', () => {
-  it('reads GET /api/subscription', () => {
-    expect(toActiveProduct(null)).toBeNull();
-    expect(toActiveProduct({ subscription: null })).toBeNull();
-    expect(toActiveProduct({ subscription: { price_id: 'p', subscription_status: 'active', plan_name: null, is_active: true } })).toBeNull();
-    expect(
-      toActiveProduct({ subscription: { price_id: 'p', subscription_status: 'active', plan_name: 'Pro', is_active: true } }),
-    ).toEqual({ name: 'Pro', isActive: true });
-    expect(
-      toActiveProduct({ subscription: { price_id: 'p', subscription_status: 'past_due', plan_name: 'Pro', is_active: false } }),
-    ).toEqual({ name: 'Pro', isActive: false });
   });
 });
