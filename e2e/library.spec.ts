@@ -213,6 +213,20 @@ test('video gallery: empty, upload, poster and m:ss, inline playback, download, 
   const [download] = await Promise.all([page.waitForEvent('download'), tile.getByRole('link', { name: 'Download clip.mp4' }).click()]);
   expect(download.suggestedFilename()).toBe('clip.mp4');
 
+  // Share from the tile: a public link that plays without an account.
+  await tile.getByRole('button', { name: 'Share clip.mp4' }).click();
+  const shareDialog = page.getByRole('dialog', { name: 'clip.mp4' });
+  await shareDialog.getByRole('button', { name: 'Create link' }).click();
+  const shareUrl = await shareDialog.getByRole('textbox', { name: 'Share link' }).inputValue();
+  expect(shareUrl).toMatch(/\/s\/[A-Za-z0-9_-]{22,}$/);
+  await page.screenshot({ path: `${SHOTS}/library-video-share.png` });
+  const publicPage = await page.context().browser()!.newPage();
+  await publicPage.goto(shareUrl);
+  await expect(publicPage.locator('video')).toHaveAttribute('src', /.+/);
+  await publicPage.close();
+  await page.keyboard.press('Escape');
+  await expect(shareDialog).toHaveCount(0);
+
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoHorizontalScroll(page);
   await page.screenshot({ path: `${SHOTS}/library-videos-phone.png`, fullPage: true });

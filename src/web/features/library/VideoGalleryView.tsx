@@ -1,9 +1,11 @@
 import { useCallback, useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { AlertTriangle, Check, Clapperboard, Download, Film, Loader2, Play, RotateCw, Trash2, X } from 'lucide-react';
+import { AlertTriangle, Check, Clapperboard, Download, Film, Loader2, Play, RotateCw, Share2, Trash2, X } from 'lucide-react';
 import clsx from 'clsx';
 import { toast } from 'sonner';
 import { Button } from '../../components/Button';
+import { Modal } from '../../components/Modal';
+import { SharePanel } from './SharePanel';
 import { DropZone } from './DropZone';
 import { errorMessage } from '../../lib/api';
 import type { DashboardViewProps, ViewId } from '../dashboard/view-ids';
@@ -173,6 +175,7 @@ function VideoTile({
   const failed = isFailed(item);
   const playable = isReady(item);
   const source = item.is_generated ? toolLabel(item.generation_type) : 'Uploaded';
+  const [sharing, setSharing] = useState(false);
 
   const media = (() => {
     if (playing && playable) {
@@ -300,6 +303,17 @@ function VideoTile({
               <Download className="size-4" aria-hidden="true" />
             </a>
           )}
+          {playable && !selectionMode && (
+            <button
+              type="button"
+              onClick={() => setSharing(true)}
+              aria-label={`Share ${item.original_name}`}
+              title="Share"
+              className="flex size-8 items-center justify-center rounded-lg text-zinc-400 transition hover:bg-zinc-800 hover:text-white"
+            >
+              <Share2 className="size-4" aria-hidden="true" />
+            </button>
+          )}
           {!selectionMode && (
             <button
               type="button"
@@ -318,6 +332,9 @@ function VideoTile({
           )}
         </div>
       </div>
+      <Modal open={sharing} onOpenChange={setSharing} title={item.original_name} description="A public link to this video, for anyone you send it to.">
+        {sharing && <SharePanel item={item} />}
+      </Modal>
     </div>
   );
 }
