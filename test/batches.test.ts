@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
+import { createTestApp, registerUser, uploadPicture, type TestApp, type TestUser } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 import { readZip } from './helpers/zip.js';
 import { batch as batchSchema, batchEstimate, batchList, batchMessages, type Batch, type BatchRequest } from '../src/shared/batch.schema.js';
@@ -21,24 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const uploadPng = (user: TestUser, name: string, width = 40) => uploadPngTo(t, user, name, width);
-
-async function uploadPngTo(t: TestApp, user: TestUser, name: string, width = 40): Promise<string> {
-  const png = await sharp({ create: { width, height: 30, channels: 3, background: { r: 250, g: width, b: 0 } } }).png().toBuffer();
-  const boundary = '----pixelrushbatch';
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/library/uploads',
-    headers: { ...user.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload: Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`),
-      png,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json().id;
-}
+const uploadPng = (user: TestUser, name: string, width = 40) => uploadPicture(t, user, name, width);
 
 /** More library entries for the same stored file (as deduplicated uploads are), without n uploads. */
 async function cloneItems(user: TestUser, id: string, n: number): Promise<string[]> {
@@ -410,7 +393,7 @@ describe('shutdown', () => {
     const own = await createTestApp({ DATA_DIR: `./.tmp/batches-stop-${process.pid}` }, { provider: slow, perUserConcurrency: 1, maxAttempts: 3 });
     try {
       const user = await registerUser(own, { energy: 10 });
-      const first = await uploadPngTo(own, user, 'stop.png');
+      const first = await uploadPicture(own, user, 'stop.png');
       const res = await own.app.inject({ method: 'POST', url: '/api/batches', headers: user.headers, payload: { tool: 'fal-upscaler', items: [first] } });
       expect(res.statusCode).toBe(201);
       const jobId = res.json().items[0].job_id;

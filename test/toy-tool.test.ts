@@ -1,6 +1,5 @@
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
+import { createTestApp, registerUser, uploadPicture, type TestApp } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 import { toyInverter, toyTool } from './helpers/toy-tool/index.js';
 import { BUILT_IN_TOOLS } from '../src/server/tools/index.js';
@@ -28,27 +27,10 @@ afterAll(() => t.close());
 const balance = async (userId: string) =>
   (await t.db.query<{ energy_balance: number }>('SELECT energy_balance FROM user_profiles WHERE id = $1', [userId]))[0]!.energy_balance;
 
-async function uploadPng(user: TestUser, name: string): Promise<string> {
-  const png = await sharp({ create: { width: 20, height: 10, channels: 3, background: { r: 250, g: 20, b: 0 } } }).png().toBuffer();
-  const boundary = '----pixelrushtoy';
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/library/uploads',
-    headers: { ...user.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload: Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`),
-      png,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json().id;
-}
-
 describe('a sixth tool from its folder', () => {
   it('is routed, priced at its default, run by the worker and answers its own fields', async () => {
     const user = await registerUser(t, { energy: 10 });
-    const image = await uploadPng(user, 'cat.png');
+    const image = await uploadPicture(t, user, 'cat.png');
     const res = await t.app.inject({ method: 'POST', url: '/functions/v1/toy-invert', headers: user.headers, payload: { image_url: image, strength: 0.5 } });
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -112,7 +94,7 @@ describe('a sixth tool from its folder', () => {
 
   it('a provider result the result schema refuses fails the run, refunded, and nothing is recorded as a success', async () => {
     const user = await registerUser(t, { energy: 10 });
-    const image = await uploadPng(user, 'dog.png');
+    const image = await uploadPicture(t, user, 'dog.png');
     toy.state.answerBadly = true;
     try {
       const res = await t.app.inject({ method: 'POST', url: '/functions/v1/toy-invert', headers: user.headers, payload: { image_url: image } });
@@ -126,7 +108,7 @@ describe('a sixth tool from its folder', () => {
 
   it('the worker re-parses a stored input with the tool schema', async () => {
     const user = await registerUser(t, { energy: 10 });
-    const image = await uploadPng(user, 'a.png');
+    const image = await uploadPicture(t, user, 'a.png');
     const res = await t.app.inject({ method: 'POST', url: '/functions/v1/toy-invert', headers: { ...user.headers, prefer: 'respond-async' }, payload: { image_url: image } });
     expect(res.statusCode).toBe(202);
     const { job_id } = res.json();
@@ -137,7 +119,7 @@ describe('a sixth tool from its folder', () => {
 
   it('runs in a batch: estimated, charged per image and run for each', async () => {
     const user = await registerUser(t, { energy: 20 });
-    const items = [await uploadPng(user, 'b1.png'), await uploadPng(user, 'b2.png')];
+    const items = [await uploadPicture(t, user, 'b1.png'), await uploadPicture(t, user, 'b2.png')];
     const request = { tool: 'toy-invert', settings: { strength: 0.25 }, items };
     const estimate = await t.app.inject({ method: 'POST', url: '/api/batches/estimate', headers: user.headers, payload: request });
     expect(estimate.statusCode).toBe(200);
@@ -154,7 +136,7 @@ describe('a sixth tool from its folder', () => {
 
   it('a tool that does not declare batch is refused in a batch, before any charge', async () => {
     const user = await registerUser(t, { energy: 20 });
-    const image = await uploadPng(user, 'v.png');
+    const image = await uploadPicture(t, user, 'v.png');
     const res = await t.app.inject({ method: 'POST', url: '/api/batches', headers: user.headers, payload: { tool: 'fal-image-to-video', settings: { prompt: 'wave' }, items: [image] } });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'validation', error: 'Choose a tool for the batch' });

@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { createTestApp, registerUser, type TestApp, type TestUser } from '../../test/helpers/test-app.js';
+import { createTestApp, registerUser, uploadPicture, type TestApp, type TestUser } from '../../test/helpers/test-app.js';
 import { createFakeAiProvider } from '../../test/helpers/fake-ai.js';
 import type { AiProvider, RunContext } from '../../src/server/providers/ai/ai-provider.js';
 
@@ -45,26 +45,9 @@ function providerWith(bigResult: () => string | null): AiProvider {
   };
 }
 
-async function uploadPng(t: TestApp, user: TestUser): Promise<string> {
-  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 30, b: 90 } } }).png().toBuffer();
-  const boundary = '----pixelrushbench';
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/library/uploads',
-    headers: { ...user.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload: Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.png"\r\nContent-Type: image/png\r\n\r\n`),
-      png,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-  });
-  if (res.statusCode !== 201) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
-  return res.json().id;
-}
-
 /** n library images of the user (entries sharing one stored file, as deduplicated uploads do). */
 async function libraryImages(t: TestApp, user: TestUser, n: number): Promise<string[]> {
-  const first = await uploadPng(t, user);
+  const first = await uploadPicture(t, user);
   const rows = await t.db.query<{ id: string }>(
     `INSERT INTO uploaded_images (user_id, filename, original_name, file_size, content_type, storage_path, is_generated, thumbnail_path, width, height, status)
      SELECT user_id, filename, 'image ' || g || '.png', file_size, content_type, storage_path, false, thumbnail_path, width, height, status
@@ -97,7 +80,7 @@ async function main() {
     const side = await registerUser(t, { energy: 10_000 });
     const imagesA = await libraryImages(t, a, ITEMS);
     const imagesB = await libraryImages(t, b, ITEMS);
-    const sideImage = await uploadPng(t, side);
+    const sideImage = await uploadPicture(t, side);
     const asCaller = (u: TestUser) => ({ id: u.id, role: 'user' as const });
 
     // Warm-up: first queries compile their plans.

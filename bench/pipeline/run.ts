@@ -8,8 +8,7 @@
  *   DATABASE_URL=postgres://... npx tsx bench/pipeline/run.ts
  */
 import { performance } from 'node:perf_hooks';
-import sharp from 'sharp';
-import { createTestApp, registerUser, type TestApp, type TestUser } from '../../test/helpers/test-app.js';
+import { createTestApp, registerUser, uploadPicture } from '../../test/helpers/test-app.js';
 import { createFakeAiProvider } from '../../test/helpers/fake-ai.js';
 import { createMemoryMedia } from '../../test/helpers/memory-media.js';
 
@@ -20,24 +19,6 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
-
-/** One small picture in the user's library (the way most runs start: a library id, no URL fetch). */
-async function uploadPicture(t: TestApp, user: TestUser): Promise<string> {
-  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 40, g: 90, b: 200 } } }).png().toBuffer();
-  const boundary = '----pixelrushbench';
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/library/uploads',
-    headers: { ...user.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload: Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.png"\r\nContent-Type: image/png\r\n\r\n`),
-      png,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-  });
-  if (res.statusCode !== 201) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
-  return (res.json() as { id: string }).id;
-}
 
 async function main() {
   const provider = createFakeAiProvider({ delayMs: 0 });
@@ -63,7 +44,7 @@ async function main() {
 
     // Most runs start from a picture in the library; a URL source first goes through the fetch
     // stage (a queue of its own), so it is measured apart.
-    const pictures = await Promise.all(users.map((u) => uploadPicture(t, u)));
+    const pictures = await Promise.all(users.map((u) => uploadPicture(t, u, 'bench.png', 64, 48)));
     const fromLibrary = (i: number) => pictures[i % USERS]!;
     const fromUrl = (i: number) => `https://x.test/${i}.png`;
     const submit = (i: number, source: string) =>

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
+import sharp from 'sharp';
 import { parseConfig, type Config } from '../../src/server/config.js';
 import { createServices, type AppContext } from '../../src/server/app-context.js';
 import { buildApp } from '../../src/server/http/app.js';
@@ -129,4 +130,26 @@ export async function registerUser(
   }
   if (opts.energy) await t.ctx.services.energy.grant(body.user.id, opts.energy, 'test grant');
   return { id: body.user.id, email, token: body.token, headers: { authorization: `Bearer ${body.token}` } };
+}
+
+/**
+ * A plain PNG of the given size put in the user's library through the upload route; its id.
+ * The colour follows the width, so pictures of different widths are different files (uploads
+ * are deduplicated by their bytes).
+ */
+export async function uploadPicture(t: TestApp, user: TestUser, name = 'picture.png', width = 40, height = 30): Promise<string> {
+  const png = await sharp({ create: { width, height, channels: 3, background: { r: 250, g: width % 256, b: 0 } } }).png().toBuffer();
+  const boundary = '----pixelrushtest';
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/library/uploads',
+    headers: { ...user.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`),
+      png,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+  });
+  if (res.statusCode !== 201) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
+  return (res.json() as { id: string }).id;
 }
