@@ -129,7 +129,7 @@ describe('retry and cancel', () => {
     provider.behaviour.delayMs = 60_000;
     try {
       const before = await balance(alice.id);
-      const job = await t.ctx.services.tools.submit({ id: alice.id, role: 'user' }, 'fal-upscaler', { image_url: 'https://x.test/slow.png' });
+      const job = await t.ctx.services.tools.submit.submit({ id: alice.id, role: 'user' }, 'fal-upscaler', { image_url: 'https://x.test/slow.png' });
       expect(await balance(alice.id)).toBe(before - job.cost);
       const res = await t.app.inject({ method: 'POST', url: `/api/admin/jobs/${job.id}/cancel`, headers: admin.headers });
       expect(res.statusCode).toBe(200);

@@ -109,7 +109,7 @@ describe('a paid call refuses what it can see is wrong, before any charge', () =
     const before = await books(user);
     const res = await run(user, 'fal-upscaler', { image_url: mine.url });
     expect(res.statusCode).toBe(202);
-    await t.ctx.services.tools!.waitForEnd(res.json().job_id, 20_000);
+    await t.ctx.services.tools!.events.waitForEnd(res.json().job_id, 20_000);
     const after = await books(user);
     expect(after.jobs).toBe(before.jobs + 1);
     expect(after.balance).toBe(before.balance - 2);
@@ -139,7 +139,7 @@ describe('each batch item is checked before the batch is charged', () => {
       const res = await t.app.inject({ method: 'POST', url: '/api/batches', headers: user.headers, payload: { tool: 'fal-upscaler', settings: {}, items: [doomed.id] } });
       expect(res.statusCode).toBe(201);
       batchId = res.json().id;
-      for (const item of res.json().items) await t.ctx.services.tools!.waitForEnd(item.job_id, 20_000);
+      for (const item of res.json().items) await t.ctx.services.tools!.events.waitForEnd(item.job_id, 20_000);
     } finally {
       provider.behaviour.failWith = undefined;
     }

@@ -80,7 +80,7 @@ describe("another user's run is not held up by one user's hanging sources", () =
     const startedAt = Date.now();
     const theirs = await start(t, b, up.json().id);
     expect(theirs.statusCode).toBe(202);
-    const ended = await t.ctx.services.tools!.waitForEnd(theirs.json().job_id, 20_000);
+    const ended = await t.ctx.services.tools!.events.waitForEnd(theirs.json().job_id, 20_000);
     const waited = Date.now() - startedAt;
     expect(ended.status).toBe('succeeded');
     expect(waited).toBeLessThan(6_000);
@@ -96,7 +96,7 @@ describe("another user's run is not held up by one user's hanging sources", () =
     const url = `http://127.0.0.1:${port}/good-1.png`;
     const res = await start(t, c, url);
     expect(res.statusCode).toBe(202);
-    const ended = await t.ctx.services.tools!.waitForEnd(res.json().job_id, 30_000);
+    const ended = await t.ctx.services.tools!.events.waitForEnd(res.json().job_id, 30_000);
     expect(ended.status).toBe('succeeded');
     expect(ended.result).toMatchObject({ original_url: url });
     expect(seen.length - before).toBe(1);
@@ -123,7 +123,7 @@ describe("a run's URL source is fetched under a short deadline", () => {
     const before = seen.length;
     const res = await start(t, a, `http://127.0.0.1:${port}/deadline.png`);
     expect(res.statusCode).toBe(202);
-    const ended = await t.ctx.services.tools!.waitForEnd(res.json().job_id, 15_000);
+    const ended = await t.ctx.services.tools!.events.waitForEnd(res.json().job_id, 15_000);
     expect(ended.status).toBe('failed');
     const req = seen[before]!;
     expect(req.closedAt).toBeDefined();

@@ -93,7 +93,7 @@ describe('suspend and reinstate an account', () => {
     expect(guess.json().error).toBe(messages.invalidCredentials);
 
     // No run is charged for a suspended account, by any way in (a request that got past sign-in a moment before).
-    await expect(t.ctx.services.tools.submit({ id: u.id, role: 'user' }, 'fal-upscaler', { image_url: 'https://x.test/late.png' })).rejects.toMatchObject({ code: 'account_suspended' });
+    await expect(t.ctx.services.tools.submit.submit({ id: u.id, role: 'user' }, 'fal-upscaler', { image_url: 'https://x.test/late.png' })).rejects.toMatchObject({ code: 'account_suspended' });
     expect(await books(u.id)).toBe(100);
 
     const listed = (await t.app.inject({ url: `/api/admin/users?query=${encodeURIComponent(u.email)}`, headers: admin.headers })).json();

@@ -105,7 +105,7 @@ describe('tool results in the library', () => {
     const retry = await t.app.inject({ method: 'POST', url: `/api/library/${failedId}/retry`, headers: user.headers });
     expect(retry.statusCode).toBe(200);
     const jobId = (await item(failedId)).job_id;
-    await t.ctx.services.tools!.waitForEnd(jobId, 20_000);
+    await t.ctx.services.tools!.events.waitForEnd(jobId, 20_000);
     expect(await item(failedId)).toMatchObject({ status: 'ready', error: null });
     expect((await t.app.inject({ url: '/api/me', headers: user.headers })).json().energy_balance).toBe(balanceBefore - 5);
     // Another user cannot retry it.

@@ -174,7 +174,7 @@ describe('settling exactly once (L4, L5)', () => {
   async function heldJob(user: TestUser) {
     const tools = t.ctx.services.tools!;
     const job = await t.db.transaction(async () => null).then(() =>
-      tools.submit({ id: user.id, role: 'user' as const }, 'fal-upscaler', { image_url: 'https://x.test/a.png' }),
+      tools.submit.submit({ id: user.id, role: 'user' as const }, 'fal-upscaler', { image_url: 'https://x.test/a.png' }),
     );
     return job;
   }
@@ -185,15 +185,15 @@ describe('settling exactly once (L4, L5)', () => {
       const user = await registerUser(t, { energy: 10 });
       const tools = t.ctx.services.tools!;
       const job = await heldJob(user);
-      await waitUntil(async () => (await tools.peek(job.id))!.status === 'running');
-      const running = (await tools.peek(job.id))!;
+      await waitUntil(async () => (await tools.work.peek(job.id))!.status === 'running');
+      const running = (await tools.work.peek(job.id))!;
       const item = await media.saveResult({ userId: user.id, jobId: job.id, output: { path: '/x', contentType: 'image/png', model: 'm' }, kind: 'image', generationType: 'x', originalName: 'x', originalImageUrl: null, prompt: null });
       const [won, failed] = await Promise.all([
-        tools.settleSuccess(running, { model: 'm' }, item.itemId),
-        tools.settleFailure(job.id, 'failed', 'boom'),
+        tools.settle.settleSuccess(running, { model: 'm' }, item.itemId),
+        tools.settle.settleFailure(job.id, 'failed', 'boom'),
       ]);
       expect([won, !!failed].filter(Boolean)).toHaveLength(1);
-      const final = (await tools.peek(job.id))!;
+      const final = (await tools.work.peek(job.id))!;
       expect(await balance(user.id)).toBe(final.status === 'succeeded' ? 8 : 10);
       expect(await ledgerSum(user.id)).toBe(await balance(user.id));
       // A cancel after the end changes nothing.
@@ -211,17 +211,17 @@ describe('settling exactly once (L4, L5)', () => {
       const tools = t.ctx.services.tools!;
       const job = await heldJob(user);
       await t.db.query("UPDATE tool_jobs SET deadline_at = now() - interval '10 minutes' WHERE id = $1", [job.id]);
-      const [a, b] = await Promise.all([tools.sweep(), tools.sweep()]);
+      const [a, b] = await Promise.all([tools.sweep.sweep(), tools.sweep.sweep()]);
       expect(a + b).toBe(1);
-      expect(await tools.sweep()).toBe(0);
-      expect((await tools.peek(job.id))!.status).toBe('failed');
+      expect(await tools.sweep.sweep()).toBe(0);
+      expect((await tools.work.peek(job.id))!.status).toBe('failed');
       expect(await balance(user.id)).toBe(10);
       const refunds = await t.db.query("SELECT 1 FROM energy_transactions WHERE job_id = $1 AND type = 'refund'", [job.id]);
       expect(refunds).toHaveLength(1);
       // The worker notices and does not save a result.
       await t.ctx.services.queue.idle();
       expect([...media.items.values()].filter((i) => i.jobId === job.id)).toHaveLength(0);
-      expect((await tools.peek(job.id))!.status).toBe('failed');
+      expect((await tools.work.peek(job.id))!.status).toBe('failed');
     } finally {
       provider.behaviour.delayMs = 40;
     }
@@ -233,7 +233,7 @@ describe('settling exactly once (L4, L5)', () => {
       const user = await registerUser(t, { energy: 10 });
       const tools = t.ctx.services.tools!;
       const job = await heldJob(user);
-      await waitUntil(async () => (await tools.peek(job.id))!.status === 'running');
+      await waitUntil(async () => (await tools.work.peek(job.id))!.status === 'running');
       const res = await t.app.inject({ method: 'POST', url: `/api/jobs/${job.id}/cancel`, headers: user.headers });
       expect(res.statusCode).toBe(200);
       expect(res.json().status).toBe('canceled');
@@ -245,7 +245,7 @@ describe('settling exactly once (L4, L5)', () => {
       provider.behaviour.delayMs = 40;
       const retry = await t.app.inject({ method: 'POST', url: `/api/jobs/${job.id}/retry`, headers: user.headers });
       expect(retry.statusCode).toBe(202);
-      const ended = await tools.waitForEnd(retry.json().job_id, 10_000);
+      const ended = await tools.events.waitForEnd(retry.json().job_id, 10_000);
       expect(ended.status).toBe('succeeded');
       expect(await balance(user.id)).toBe(8);
     } finally {
@@ -302,15 +302,15 @@ describe('progress and fairness', () => {
       const tools = t.ctx.services.tools!;
       const asUser = (u: TestUser) => ({ id: u.id, role: 'user' as const });
       const batch = [];
-      for (let i = 0; i < 5; i++) batch.push(await tools.submit(asUser(heavy), 'fal-upscaler', { image_url: `https://x.test/${i}.png` }));
-      const single = await tools.submit(asUser(light), 'fal-upscaler', { image_url: 'https://x.test/light.png' });
-      const singleDone = await tools.waitForEnd(single.id, 20_000);
+      for (let i = 0; i < 5; i++) batch.push(await tools.submit.submit(asUser(heavy), 'fal-upscaler', { image_url: `https://x.test/${i}.png` }));
+      const single = await tools.submit.submit(asUser(light), 'fal-upscaler', { image_url: 'https://x.test/light.png' });
+      const singleDone = await tools.events.waitForEnd(single.id, 20_000);
       expect(singleDone.status).toBe('succeeded');
       // When the single run finished, most of the batch was still waiting (cap 1 per user).
-      const batchDone = await Promise.all(batch.map((j) => tools.peek(j.id)));
+      const batchDone = await Promise.all(batch.map((j) => tools.work.peek(j.id)));
       const finishedBefore = batchDone.filter((j) => j!.finished_at && new Date(j!.finished_at) <= new Date(singleDone.finished_at!)).length;
       expect(finishedBefore).toBeLessThanOrEqual(2);
-      await Promise.all(batch.map((j) => tools.waitForEnd(j.id, 20_000)));
+      await Promise.all(batch.map((j) => tools.events.waitForEnd(j.id, 20_000)));
     } finally {
       provider.behaviour.delayMs = 40;
     }
@@ -323,12 +323,12 @@ describe('run history paging', () => {
     const tools = t.ctx.services.tools!;
     const made: string[] = [];
     // 25 runs open at once: past the per-user cap on open runs, lifted for this history test.
-    const cap = tools.maxOpenRunsPerUser;
-    tools.maxOpenRunsPerUser = 0;
+    const cap = tools.submit.maxOpenRunsPerUser;
+    tools.submit.maxOpenRunsPerUser = 0;
     try {
-      for (let i = 0; i < 25; i++) made.push((await tools.submit({ id: user.id, role: 'vip' }, 'fal-image-editor', { image_url: `u${i}`, prompt: 'sepia' })).id);
+      for (let i = 0; i < 25; i++) made.push((await tools.submit.submit({ id: user.id, role: 'vip' }, 'fal-image-editor', { image_url: `u${i}`, prompt: 'sepia' })).id);
     } finally {
-      tools.maxOpenRunsPerUser = cap;
+      tools.submit.maxOpenRunsPerUser = cap;
     }
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -341,7 +341,7 @@ describe('run history paging', () => {
     } while (cursor);
     expect(seen).toEqual([...made].reverse());
     expect((await t.app.inject({ url: '/api/jobs?cursor=bad!', headers: user.headers })).statusCode).toBe(400);
-    await Promise.all(made.map((id) => tools.waitForEnd(id, 20_000)));
+    await Promise.all(made.map((id) => tools.events.waitForEnd(id, 20_000)));
   });
 });
 
@@ -351,7 +351,7 @@ describe('Prefer: respond-async', () => {
     const res = await run(user, 'fal-upscaler', { image_url: 'https://x.test/async.png' }, { prefer: 'respond-async' });
     expect(res.statusCode).toBe(202);
     expect(res.json()).toMatchObject({ job_id: expect.any(String), status: 'queued' });
-    const ended = await t.ctx.services.tools!.waitForEnd(res.json().job_id, 10_000);
+    const ended = await t.ctx.services.tools!.events.waitForEnd(res.json().job_id, 10_000);
     expect(ended.status).toBe('succeeded');
     const result = await t.app.inject({ url: `/api/jobs/${ended.id}/result`, headers: user.headers });
     expect(result.json()).toMatchObject({ energy_used: 2, upscaled_url: expect.any(String) });

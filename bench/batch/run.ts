@@ -96,7 +96,7 @@ async function main() {
 
     start = performance.now();
     const singles: string[] = [];
-    for (const image of imagesB) singles.push((await tools.submit(asCaller(b), 'fal-upscaler', { image_url: image })).id);
+    for (const image of imagesB) singles.push((await tools.submit.submit(asCaller(b), 'fal-upscaler', { image_url: image })).id);
     const submitSinglesMs = performance.now() - start;
     await untilEnded(t, singles);
     const singlesSeconds = (performance.now() - start) / 1000;
@@ -105,7 +105,7 @@ async function main() {
     const during = await batches.create(asCaller(a), { tool: 'fal-upscaler', settings: {}, items: imagesA });
     const sideJobs: string[] = [];
     for (let i = 0; i < SIDE_RUNS; i++) {
-      sideJobs.push((await tools.submit(asCaller(side), 'fal-upscaler', { image_url: sideImage })).id);
+      sideJobs.push((await tools.submit.submit(asCaller(side), 'fal-upscaler', { image_url: sideImage })).id);
       await new Promise((r) => setTimeout(r, 50));
     }
     await untilEnded(t, sideJobs);

@@ -48,15 +48,15 @@ async function main() {
     const fromLibrary = (i: number) => pictures[i % USERS]!;
     const fromUrl = (i: number) => `https://x.test/${i}.png`;
     const submit = (i: number, source: string) =>
-      tools.submit({ id: users[i % USERS]!.id, role: 'user' as const }, 'fal-upscaler', { image_url: source });
+      tools.submit.submit({ id: users[i % USERS]!.id, role: 'user' as const }, 'fal-upscaler', { image_url: source });
 
     // Warm-up (first queries compile plans).
-    for (let i = 0; i < 5; i++) await tools.waitForEnd((await submit(i, fromLibrary(i))).id, 10_000);
+    for (let i = 0; i < 5; i++) await tools.events.waitForEnd((await submit(i, fromLibrary(i))).id, 10_000);
 
     // Free workers: one run at a time, so the latency measured is the pipeline's own.
     const idleLatencies: number[] = [];
     for (let i = 0; i < 50; i++) {
-      const ended = await tools.waitForEnd((await submit(i, fromLibrary(i))).id, 10_000);
+      const ended = await tools.events.waitForEnd((await submit(i, fromLibrary(i))).id, 10_000);
       idleLatencies.push(new Date(ended.started_at!).getTime() - new Date(ended.created_at).getTime());
     }
 
@@ -64,7 +64,7 @@ async function main() {
     const loadRound = async (sourceOf: (i: number) => string) => {
       const start = performance.now();
       const submitted = await Promise.all(Array.from({ length: RUNS }, (_, i) => submit(i, sourceOf(i))));
-      const ended = await Promise.all(submitted.map((j) => tools.waitForEnd(j.id, 120_000)));
+      const ended = await Promise.all(submitted.map((j) => tools.events.waitForEnd(j.id, 120_000)));
       const seconds = (performance.now() - start) / 1000;
       return {
         seconds,

@@ -7,7 +7,7 @@ import { ReferralsService } from './features/referrals/referrals.service.js';
 import { PaymentsService } from './features/payments/payments.service.js';
 import { PurchasesService } from './features/payments/purchases.service.js';
 import { createCheckoutGateway } from './providers/payments/create-gateway.js';
-import { ToolsService } from './features/tools/tools.service.js';
+import { createTools, type Tools } from './features/tools/create-tools.js';
 import type { ToolMediaPort } from './features/tools/tool-media.js';
 import { libraryMediaPort } from './features/tools/library-media.js';
 import { JobQueue } from './jobs/queue.js';
@@ -67,8 +67,8 @@ export interface Services {
   registry: ToolRegistry;
   mail: MailService;
   account: AccountService;
-  /** Tool runs; they are taken and worked once the tool runtime has started the queue. */
-  tools: ToolsService;
+  /** Tool runs, as rooms with one job each; runs are taken and worked once the tool runtime has started the queue. */
+  tools: Tools;
   /** Batch Processing: many runs of one tool in one call. */
   batches: BatchesService;
   /** Public share links of library results. */
@@ -104,13 +104,20 @@ export function createServices(config: Config, db: Db, log: Logger, opts: Servic
   const ai = opts.ai ?? createAiProviders(config);
   // Built before the services that send jobs; it sends and works once the tool runtime starts it.
   const queue = new JobQueue(db);
-  const tools = new ToolsService(db, energy, pricing, queue, (opts.media ?? libraryMediaPort)(library), realtime, registry, (tool, input) =>
-    tool.refuse(ai.providerFor(tool.endpoint), input),
-  );
-  tools.maxOpenRunsPerUser = config.USER_OPEN_RUNS;
+  const tools = createTools({
+    db,
+    energy,
+    pricing,
+    queue,
+    media: (opts.media ?? libraryMediaPort)(library),
+    realtime,
+    registry,
+    checkInput: (tool, input) => tool.refuse(ai.providerFor(tool.endpoint), input),
+    maxOpenRunsPerUser: config.USER_OPEN_RUNS,
+  });
   const mail = new MailService(db, createMailTransport(config), queue, config.publicUrl, log);
   const welcome = new WelcomeGrants(energy, config.EMAIL_VERIFICATION);
-  const account = new AccountService(db, mail, library.storage, limiter, queue, tools, {
+  const account = new AccountService(db, mail, library.storage, limiter, queue, tools.settle, {
     publicUrl: config.publicUrl,
     emailVerification: config.EMAIL_VERIFICATION,
     exportInlineMaxBytes: exportInlineMaxBytes(config.EXPORT_INLINE_MAX_MB),
@@ -135,7 +142,7 @@ export function createServices(config: Config, db: Db, log: Logger, opts: Servic
     energy,
     pricing,
     settings: new SettingsService(db, realtime),
-    admin: new AdminService(db, energy, realtime, log, tools),
+    admin: new AdminService(db, energy, realtime, log, tools.settle),
     realtime,
     library,
     mail,

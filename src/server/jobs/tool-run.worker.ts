@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AiProvider, RunContext } from '../providers/ai/ai-provider.js';
 import { ProviderError } from '../providers/ai/ai-provider.js';
-import type { ToolsService } from '../features/tools/tools.service.js';
-import { generatedName, toolErrors } from '../features/tools/tools.service.js';
+import type { Tools } from '../features/tools/create-tools.js';
+import { generatedName } from '../features/tools/tool-job.js';
+import { toolErrors } from '../features/tools/tools.messages.js';
 import type { ToolMediaPort } from '../features/tools/tool-media.js';
 import { InvalidResultError } from '../tools/tool-definition.js';
 import { JOBS, type JobQueue, type SourceFetchMessage, type ToolRunMessage } from './queue.js';
@@ -15,7 +16,8 @@ import type { RunErrorCode } from '../../shared/admin-jobs.schema.js';
 
 export interface WorkerDeps {
   queue: JobQueue;
-  tools: ToolsService;
+  /** A worker looks at, claims and reports on a run (work), and ends it (settle). */
+  tools: Pick<Tools, 'registry' | 'work' | 'settle'>;
   media: ToolMediaPort;
   /** The provider for each tool (AI_PROVIDER, overridable per tool). */
   providerFor(endpoint: string): AiProvider;
@@ -89,7 +91,7 @@ export async function startToolWorkers(deps: WorkerDeps): Promise<void> {
  */
 export async function fetchRunSource(message: SourceFetchMessage, deps: WorkerDeps): Promise<void> {
   const { tools, media, log } = deps;
-  const job = await tools.peek(message.jobId);
+  const job = await tools.work.peek(message.jobId);
   if (!job || job.status !== 'queued') return; // cancelled or swept meanwhile
   const definition = tools.registry.find(job.tool);
   const run: ToolRunMessage = { jobId: message.jobId, userId: message.userId, timeLimitSeconds: message.timeLimitSeconds };
@@ -100,11 +102,11 @@ export async function fetchRunSource(message: SourceFetchMessage, deps: WorkerDe
   } catch (err) {
     const code = failureCode(err);
     log.warn({ jobId: job.id, tool: job.tool, error_code: code, reason: err instanceof Error ? err.message : String(err) }, `tool run failed: ${code}`);
-    await tools.settleFailure(job.id, 'failed', err instanceof ProviderError ? err.message : definition.info.failure, { code, from: ['queued'] });
+    await tools.settle.settleFailure(job.id, 'failed', err instanceof ProviderError ? err.message : definition.info.failure, { code, from: ['queued'] });
     return;
   }
   // Cancelled while its source came in: the end already dropped what was kept, or this does.
-  if (!(await tools.isQueued(job.id))) {
+  if (!(await tools.work.isQueued(job.id))) {
     await media.discardStaged?.(job.user_id, job.id).catch(() => {});
     return;
   }
@@ -140,17 +142,17 @@ class HandedBack extends Error {}
  */
 export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps, stopSignal?: AbortSignal): Promise<void> {
   const { tools, media, log } = deps;
-  const queued = await tools.peek(message.jobId);
+  const queued = await tools.work.peek(message.jobId);
   if (!queued) return;
   const definition = tools.registry.find(queued.tool);
   if (!definition) {
     // A run of a tool this build does not have (removed since): end it, refunded.
     log.warn({ jobId: queued.id, tool: queued.tool }, 'run of an unknown tool');
-    await tools.settleFailure(queued.id, 'failed', toolErrors.unknownTool, { code: 'unknown_tool' });
+    await tools.settle.settleFailure(queued.id, 'failed', toolErrors.unknownTool, { code: 'unknown_tool' });
     return;
   }
   const provider = deps.providerFor(definition.endpoint);
-  const job = await tools.claim(message.jobId, provider.name, definition.info.timeLimitSeconds);
+  const job = await tools.work.claim(message.jobId, provider.name, definition.info.timeLimitSeconds);
   if (!job) return; // already ended: cancelled, swept or done
   const tool = definition.info;
   const maxAttempts = deps.maxAttempts ?? 3;
@@ -159,7 +161,7 @@ export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps, stop
   const msLeft = Math.max(1_000, new Date(job.deadline_at).getTime() - Date.now());
   const deadline = setTimeout(() => controller.abort(new Error('timeout')), msLeft);
   const watcher = setInterval(() => {
-    tools
+    tools.work
       .isStillRunning(job.id)
       .then((running) => {
         if (!running) controller.abort(new Cancelled());
@@ -180,7 +182,7 @@ export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps, stop
     workDir,
     remoteRequestId: job.remote_request_id,
     saveRemoteRequestId: async (requestId) => {
-      await tools.saveRemoteRequestId(job.id, requestId);
+      await tools.work.saveRemoteRequestId(job.id, requestId);
     },
     onProgress: ({ stage, fraction }) => {
       const now = Date.now();
@@ -188,7 +190,7 @@ export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps, stop
       if (now - lastWrite < PROGRESS_INTERVAL_MS && f - lastFraction < 0.05) return;
       lastWrite = now;
       lastFraction = f;
-      void tools.progress(job, stage, f).catch(() => {});
+      void tools.work.progress(job, stage, f).catch(() => {});
     },
   };
 
@@ -217,7 +219,7 @@ export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps, stop
       prompt,
       sourceItemId: source.itemId,
     });
-    outcome = (await tools.settleSuccess(job, result, itemId)) ? 'succeeded' : 'canceled';
+    outcome = (await tools.settle.settleSuccess(job, result, itemId)) ? 'succeeded' : 'canceled';
   } catch (err) {
     const reason = controller.signal.aborted ? controller.signal.reason : err;
     if (reason instanceof Cancelled) {
@@ -227,13 +229,13 @@ export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps, stop
     if (reason instanceof HandedBack) {
       outcome = 'handed_back';
       // Already charged once; the queue's retry runs it again without a new charge.
-      if (await tools.release(job).catch(() => false)) log.info({ jobId: job.id }, 'tool run handed back to the queue at shutdown');
+      if (await tools.work.release(job).catch(() => false)) log.info({ jobId: job.id }, 'tool run handed back to the queue at shutdown');
       return;
     }
     if (controller.signal.aborted) {
       outcome = 'timed_out';
       log.warn({ jobId: job.id, tool: job.tool, error_code: 'timed_out' }, 'tool run failed: timed_out');
-      await tools.settleFailure(job.id, 'failed', toolErrors.timedOut, { code: 'timed_out' });
+      await tools.settle.settleFailure(job.id, 'failed', toolErrors.timedOut, { code: 'timed_out' });
       return;
     }
     const retryable = !(err instanceof ProviderError) || err.retryable;
@@ -249,7 +251,7 @@ export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps, stop
     if (err instanceof InvalidResultError) log.warn({ ...entry, detail: err.detail }, `tool run failed: ${code}`);
     else if (err instanceof ProviderError) log.warn({ ...entry, reason: err.message }, `tool run failed: ${code}`);
     else log.warn({ ...entry, err }, `tool run failed: ${code}`);
-    await tools.settleFailure(job.id, 'failed', err instanceof ProviderError ? err.message : tool.failure, { code });
+    await tools.settle.settleFailure(job.id, 'failed', err instanceof ProviderError ? err.message : tool.failure, { code });
   } finally {
     clearTimeout(deadline);
     clearInterval(watcher);

@@ -1,5 +1,5 @@
 import type { AppContext } from '../app-context.js';
-import type { ToolsService } from '../features/tools/tools.service.js';
+import type { Tools } from '../features/tools/create-tools.js';
 import type { JobQueue } from './queue.js';
 import { startToolWorkers } from './tool-run.worker.js';
 import { startAccountWorkers } from './account.workers.js';
@@ -20,7 +20,7 @@ export interface ToolRuntimeOptions {
 
 export interface ToolRuntime {
   queue: JobQueue;
-  tools: ToolsService;
+  tools: Tools;
   /** Running jobs get graceSeconds to finish, then go back to the queue (default: at once). */
   stop(graceSeconds?: number): Promise<void>;
 }
@@ -55,7 +55,7 @@ export async function startToolRuntime(ctx: AppContext, opts: ToolRuntimeOptions
       maxAttempts: opts.maxAttempts,
     });
     sweeper = setInterval(() => {
-      tools.sweep().catch((err) => ctx.log.warn({ err }, 'sweep failed'));
+      tools.sweep.sweep().catch((err) => ctx.log.warn({ err }, 'sweep failed'));
     }, opts.sweepIntervalMs ?? 30_000);
     sweeper.unref();
   }

@@ -4,7 +4,7 @@ import { decodeOptionalCursor, pageOf, seqKey } from '../../core/cursor.js';
 import type { Page } from '../../../shared/page.schema.js';
 import { adminJobMessages, type AdminJob, type AdminJobAction, type FailureRates, type AdminCharts } from '../../../shared/admin-jobs.schema.js';
 import type { AuthenticatedUser } from '../auth/auth.service.js';
-import type { ToolsService } from '../tools/tools.service.js';
+import type { Tools } from '../tools/create-tools.js';
 import type { Role } from '../../../shared/constants.js';
 import { insertAudit } from '../admin/admin.repo.js';
 import { assertAdmin } from '../admin/admin.service.js';
@@ -24,7 +24,7 @@ const between = (a: Date | null, b: Date | null) => (a && b ? Math.max(0, new Da
 export class AdminJobsService {
   constructor(
     private readonly db: Db,
-    private readonly tools: ToolsService,
+    private readonly tools: Pick<Tools, 'submit' | 'settle' | 'registry'>,
   ) {}
 
   async list(admin: AuthenticatedUser, filters: repo.JobFilters, limit = 50, cursor?: string): Promise<Page<AdminJob>> {
@@ -107,7 +107,7 @@ export class AdminJobsService {
     assertAdmin(admin);
     const job = await this.find(jobId);
     if (job.status !== 'failed' && job.status !== 'canceled') throw new AppError('conflict', adminJobMessages.notRetryable);
-    const created = await this.tools.retry({ id: job.user_id, role: job.role as Role }, jobId);
+    const created = await this.tools.submit.retry({ id: job.user_id, role: job.role as Role }, jobId);
     await insertAudit(this.db, {
       adminId: admin.id,
       action: JOB_AUDIT_ACTIONS.retry,
@@ -123,7 +123,7 @@ export class AdminJobsService {
     assertAdmin(admin);
     const job = await this.find(jobId);
     if (job.status !== 'queued' && job.status !== 'running') throw new AppError('conflict', adminJobMessages.notCancellable);
-    const ended = await this.tools.cancel(job.user_id, jobId).catch((err: unknown) => {
+    const ended = await this.tools.settle.cancel(job.user_id, jobId).catch((err: unknown) => {
       // It ended between the look and the cancel.
       if (err instanceof AppError && err.code === 'conflict') throw new AppError('conflict', adminJobMessages.notCancellable);
       throw err;

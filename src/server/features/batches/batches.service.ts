@@ -8,7 +8,10 @@ import type { LibraryItem } from '../library/library-store.js';
 import type { Library } from '../library/create-library.js';
 import type { EstimatesService } from '../estimates/estimates.service.js';
 import type { RealtimeHub } from '../../realtime/realtime-hub.js';
-import { checkedIdempotencyKey, requestHashOf, toolErrors, type ToolsService } from '../tools/tools.service.js';
+import { checkedIdempotencyKey, requestHashOf } from '../tools/idempotency.js';
+import { toolErrors } from '../tools/tools.messages.js';
+import type { Tools } from '../tools/create-tools.js';
+import type { ToolSubmit } from '../tools/tool-submit.service.js';
 import type { ToolJobRow } from '../tools/tools.repo.js';
 import type { ParsedInput, Tool } from '../../tools/tool-definition.js';
 import { targetRefusal } from '../../../shared/tools.js';
@@ -51,7 +54,7 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 export class BatchesService {
   constructor(
     private readonly db: Db,
-    private readonly tools: ToolsService,
+    private readonly tools: Pick<Tools, 'submit' | 'settle' | 'registry'>,
     private readonly pricing: PricingService,
     private readonly energy: EnergyService,
     private readonly library: Pick<Library, 'quota' | 'queries'>,
@@ -60,7 +63,7 @@ export class BatchesService {
     private readonly opts: { workersPerUser: number; log: Log },
   ) {
     // The batch page refreshes its counts when an item ends, in whichever process settled it.
-    tools.onRunEnd(async (job) => {
+    tools.settle.onRunEnd(async (job) => {
       if (!job.batch_id) return;
       const summary = await this.summaryOf(job.user_id, job.batch_id);
       // The settings (a long prompt) are left out: events are small, and the page has them.
@@ -90,7 +93,7 @@ export class BatchesService {
   async create(user: Caller, input: BatchInput, idempotencyKey?: string, apiKeyId?: string): Promise<Batch> {
     const definition = this.toolOf(input.tool);
     const { image_url: _ignored, ...settings } = input.settings;
-    const runs = input.items.map((id) => this.tools.parse(definition, { ...settings, image_url: id }));
+    const runs = input.items.map((id) => this.tools.submit.parse(definition, { ...settings, image_url: id }));
     const key = checkedIdempotencyKey(idempotencyKey);
     const requestHash = requestHashOf(`batch:${input.tool}`, { settings, items: input.items });
     if (key) {
@@ -112,7 +115,7 @@ export class BatchesService {
       return { batch, jobs };
     });
     if (!created) return this.replay((await repo.findByIdempotencyKey(this.db, user.id, key!))!, requestHash);
-    for (const job of created.jobs) await this.tools.announce(job);
+    for (const job of created.jobs) await this.tools.submit.announce(job);
     return this.get(user.id, created.batch.id);
   }
 
@@ -140,7 +143,7 @@ export class BatchesService {
     const batch = await this.mustFind(userId, id);
     const queued = await repo.queuedJobIds(this.db, userId, batch.id);
     if (!queued.length) throw new AppError('conflict', batchMessages.nothingToCancel);
-    for (const jobId of queued) await this.tools.cancelQueued(jobId);
+    for (const jobId of queued) await this.tools.settle.cancelQueued(jobId);
     return this.get(userId, batch.id);
   }
 
@@ -149,7 +152,7 @@ export class BatchesService {
     const batch = await this.mustFind(user.id, id);
     const definition = this.toolOf(batch.tool);
     // An image deleted since would only fail again: refused before anything is charged.
-    for (const old of await repo.lockFailedJobs(this.db, user.id, batch.id, false)) await this.tools.checkSource(user.id, definition, old.input);
+    for (const old of await repo.lockFailedJobs(this.db, user.id, batch.id, false)) await this.tools.submit.checkSource(user.id, definition, old.input);
     const created = await this.db.transaction(async (tx) => {
       const failed = await repo.lockFailedJobs(tx, user.id, batch.id);
       if (!failed.length) throw new AppError('conflict', batchMessages.nothingToRetry);
@@ -163,7 +166,7 @@ export class BatchesService {
       }
       return jobs;
     });
-    for (const job of created) await this.tools.announce(job);
+    for (const job of created) await this.tools.submit.announce(job);
     return this.get(user.id, batch.id);
   }
 
@@ -227,7 +230,7 @@ export class BatchesService {
   }
 
   private async chargeItem(
-    tx: Parameters<ToolsService['chargeRun']>[0],
+    tx: Parameters<ToolSubmit['chargeRun']>[0],
     userId: string,
     definition: Tool,
     input: ParsedInput,
@@ -236,7 +239,7 @@ export class BatchesService {
     position: number,
     apiKeyId: string | undefined,
   ): Promise<ToolJobRow> {
-    const job = await this.tools.chargeRun(tx, {
+    const job = await this.tools.submit.chargeRun(tx, {
       userId,
       definition,
       input,

@@ -251,7 +251,7 @@ export const libraryRoutes =
       await ctx.services.shares.endLinksOf(user.id, req.params.id);
       const { pendingJobId } = await library.queries.delete(user.id, req.params.id);
       // A video still generating stops its run (refunded), so it does not come back when the run ends.
-      if (pendingJobId) await ctx.services.tools.stopRun(user.id, pendingJobId);
+      if (pendingJobId) await ctx.services.tools.settle.stopRun(user.id, pendingJobId);
       return { id: req.params.id, deleted: true as const };
     });
 
@@ -261,7 +261,7 @@ export const libraryRoutes =
       async (req) => {
         const user = await userOf(req);
         const item = await library.results.prepareRetry(user.id, req.params.id);
-        await ctx.services.tools.retryLibraryItem(user.id, item);
+        await ctx.services.tools.submit.retryLibraryItem(user.id, item);
         return library.queries.get(user.id, req.params.id);
       },
     );

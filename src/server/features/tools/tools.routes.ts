@@ -6,7 +6,7 @@ import { requireUser } from '../../http/auth-context.js';
 import { aiProviderOf } from '../../config.js';
 import { toolAccepted, toolFailed } from '../../../shared/tool-results.js';
 import { apiError } from '../../../shared/api-error.js';
-import type { ToolsService } from './tools.service.js';
+import type { Tools } from './create-tools.js';
 import { runLimit } from '../limits/route-limits.js';
 import { webhookUrlField } from '../../../shared/webhooks.schema.js';
 import { cursorParam } from '../../core/cursor.js';
@@ -38,7 +38,7 @@ const refusedBeforeCharge = {
  * for the result; when the caller goes away the run still completes and
  * lands in the library.
  */
-export const toolsRoutes = (ctx: AppContext, tools: ToolsService): FastifyPluginAsync => async (app) => {
+export const toolsRoutes = (ctx: AppContext, tools: Tools): FastifyPluginAsync => async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { auth } = ctx.services;
 
@@ -67,7 +67,7 @@ export const toolsRoutes = (ctx: AppContext, tools: ToolsService): FastifyPlugin
         const key = req.headers['idempotency-key'];
         const webhookUrl = (req.body as { webhook_url?: string }).webhook_url;
         if (webhookUrl) await ctx.services.webhooks.assertDeliverable(webhookUrl);
-        const job = await tools.submit(user, tool.endpoint, req.body, typeof key === 'string' ? key : undefined, {
+        const job = await tools.submit.submit(user, tool.endpoint, req.body, typeof key === 'string' ? key : undefined, {
           webhookUrl,
           apiKeyId: user.apiKey?.id,
         });
@@ -79,8 +79,8 @@ export const toolsRoutes = (ctx: AppContext, tools: ToolsService): FastifyPlugin
         reply.raw.on('close', () => {
           if (!reply.raw.writableEnded) gone.abort();
         });
-        const ended = await tools.waitForEnd(job.id, tool.info.timeLimitSeconds * 1000 + 5_000, gone.signal);
-        const { status, body } = await tools.toResponse(ended);
+        const ended = await tools.events.waitForEnd(job.id, tool.info.timeLimitSeconds * 1000 + 5_000, gone.signal);
+        const { status, body } = await tools.runs.toResponse(ended);
         return reply.status(status).send(body);
       },
     );
@@ -93,12 +93,12 @@ export const toolsRoutes = (ctx: AppContext, tools: ToolsService): FastifyPlugin
 
   r.get('/api/jobs', { config: { auth: 'user' }, schema: { querystring: listQuery, tags: ['tools'], summary: 'Your tool runs, newest first', response: { 200: pageSchema(toolJobSchema) } } }, async (req) => {
     const user = await requireUser(req, auth);
-    return tools.list(user.id, req.query.limit, req.query.cursor);
+    return tools.runs.list(user.id, req.query.limit, req.query.cursor);
   });
 
   r.get('/api/jobs/:id', { config: { auth: 'user' }, schema: { params: jobParams, tags: ['tools'], summary: 'One tool run', response: { 200: toolJobSchema } } }, async (req) => {
     const user = await requireUser(req, auth);
-    return tools.get(user.id, req.params.id);
+    return tools.runs.get(user.id, req.params.id);
   });
 
   /**
@@ -116,19 +116,19 @@ export const toolsRoutes = (ctx: AppContext, tools: ToolsService): FastifyPlugin
   /** The finished run's response as the tool call would have answered (reattaching after a reload). */
   r.get('/api/jobs/:id/result', { config: { auth: 'user' }, schema: { params: jobParams, tags: ['tools'], summary: 'The answer of a tool run', response: runAnswers } }, async (req, reply) => {
     const user = await requireUser(req, auth);
-    const job = await tools.findOwned(user.id, req.params.id);
-    const { status, body } = await tools.toResponse(job);
+    const job = await tools.runs.findOwned(user.id, req.params.id);
+    const { status, body } = await tools.runs.toResponse(job);
     return reply.status(status).send(body);
   });
 
   r.post('/api/jobs/:id/cancel', { config: { auth: 'user' }, schema: { params: jobParams, tags: ['tools'], summary: 'Cancel a tool run (refunded)', response: { 200: toolJobSchema } } }, async (req) => {
     const user = await requireUser(req, auth);
-    return tools.cancel(user.id, req.params.id);
+    return tools.settle.cancel(user.id, req.params.id);
   });
 
   r.post('/api/jobs/:id/retry', { config: { auth: 'user', verifiedEmail: true, rateLimit: runLimit(perMinute) }, schema: { params: jobParams, tags: ['tools'], summary: 'Run a failed or cancelled run again', response: { 202: toolAccepted } } }, async (req, reply) => {
     const user = await requireUser(req, auth);
-    const job = await tools.retry(user, req.params.id);
+    const job = await tools.submit.retry(user, req.params.id);
     return reply.status(202).send({ job_id: job.id, status: job.status });
   });
 
