@@ -18,7 +18,7 @@ const between = (a: Date | null, b: Date | null) => (a && b ? Math.max(0, new Da
 
 /**
  * Admin > Jobs: every user's runs, and the operator's two actions on one. Both go through the
- * tools service, as the owner's own Retry and Cancel do, so charging and refunding stay in one
+ * tool rooms (submit, settle), as the owner's own Retry and Cancel do, so charging and refunding stay in one
  * place: a cancel refunds, a retry is a new run charged to its owner (the failed one was refunded).
  */
 export class AdminJobsService {

@@ -48,7 +48,7 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 /**
  * Batch Processing: one tool over many library images. Each image is an
  * ordinary tool run (charged, refunded and settled exactly like a single
- * run, through the tools service); a batch is created, charged and queued
+ * run, through the tool rooms submit and settle); a batch is created, charged and queued
  * in one transaction, or not at all.
  */
 export class BatchesService {
