@@ -292,7 +292,9 @@ describe('readiness and the access log', () => {
       const res = await app.inject({ url: '/api/me?secret=query-value', headers: { authorization: `Bearer ${user.token}` } });
       expect(res.statusCode).toBe(200);
       await app.inject({ url: '/api/ready' }); // a probe: not at info
-      await new Promise((r) => setTimeout(r, 50));
+      // A later request's line: once it is in, the probe's would have been too.
+      await app.inject({ url: '/api/no-such-route' });
+      await expect.poll(() => lines.some((l) => l.route === 'unmatched') && lines.some((l) => l.route === '/api/me')).toBe(true);
       const access = lines.filter((l) => l.route === '/api/me');
       expect(access).toHaveLength(1);
       expect(access[0]).toMatchObject({
