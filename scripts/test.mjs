@@ -90,7 +90,9 @@ if (slices.has('e2e')) {
     // Playwright calls a test that failed and then passed on its retry 'flaky'.
     const specs = (suite) => [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(specs)];
     for (const spec of (r.suites ?? []).flatMap(specs)) {
-      for (const t of spec.tests ?? []) if (t.status === 'flaky') retried.push(`${spec.file} > ${spec.title} (retry ${(t.results?.length ?? 1) - 1})`);
+      // spec.file is relative to the test folder; named from the project root like Vitest's.
+      const file = path.relative(root, path.resolve(r.config?.rootDir ?? root, spec.file));
+      for (const t of spec.tests ?? []) if (t.status === 'flaky') retried.push(`${file} > ${spec.title} (retry ${(t.results?.length ?? 1) - 1})`);
     }
   } else {
     failed += 1;
