@@ -79,7 +79,6 @@ export default function ImageEditorView({ openView }: DashboardViewProps) {
           <ImageResult
             endpoint={ENDPOINT}
             result={run.result}
-            afterField="edited_url"
             beforeFallback={form.source?.mediaUrl ?? form.source?.previewUrl}
             icon={Wand2}
             openView={openView}

@@ -147,7 +147,6 @@ export default function ImageToVideoView({ openView }: DashboardViewProps) {
           <VideoResult
             endpoint={ENDPOINT}
             result={run.result}
-            videoField="video_url"
             openView={openView}
             onNew={startNew}
             onReuse={() => run.reset()}

@@ -1,14 +1,14 @@
 import { CheckCircle2, CircleMinus, ScanSearch } from 'lucide-react';
 import type { RestoreFindings as Findings } from '../../../../shared/tool-results.js';
+import type { ToolResult } from '../shared/answers';
 
 /** Shown before a run, next to the run button (docs/decisions/025). */
 export const UNCHANGED_RUN_NOTE =
   'If your photo has nothing we can improve, it comes back unchanged and we tell you so. The run still costs its ENERGY: checking the photo is the work.';
 
 /** The findings of a restore answer, when it has them (older runs and the cloud provider do not). */
-export function findingsOf(result: Record<string, unknown> | null | undefined): Findings | null {
-  const f = result?.findings as Findings | null | undefined;
-  return f && typeof f.summary === 'string' && Array.isArray(f.found) ? f : null;
+export function findingsOf(result: ToolResult | null | undefined): Findings | null {
+  return result?.tool === 'fal-image-restore' ? result.findings : null;
 }
 
 /** What restore found in the photo and what it repaired, in plain words. */

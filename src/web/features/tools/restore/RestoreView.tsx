@@ -59,7 +59,6 @@ export default function RestoreView({ openView }: DashboardViewProps) {
             <ImageResult
               endpoint={ENDPOINT}
               result={run.result}
-              afterField="restored_url"
               beforeFallback={form.source?.mediaUrl ?? form.source?.previewUrl}
               icon={Sparkles}
               openView={openView}

@@ -6,7 +6,7 @@ import { CompareSlider } from '../../../components/CompareSlider';
 import { downloadHref, downloadRoute, fetchLibraryItem, libraryKeys } from '../../library/api';
 import type { LibraryItem } from '../../../lib/library';
 import type { ViewId } from '../../dashboard/view-ids';
-import type { ToolResult } from './useToolRun';
+import { outputUrl, sourceUrl, type ToolResult } from './answers';
 import { DownloadAs } from '../../library/DownloadAs';
 import { SharePanel } from '../../library/SharePanel';
 
@@ -22,30 +22,22 @@ function useLibraryItem(id: string | null | undefined) {
 
 function resultDownload(result: ToolResult, item: LibraryItem | undefined, fallbackUrl: string | undefined): string | undefined {
   if (item) return downloadHref(item);
-  if (result.library_item_id) return downloadRoute(String(result.library_item_id));
+  if (result.library_item_id) return downloadRoute(result.library_item_id);
   return fallbackUrl;
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-
-/** The small details line: model, ENERGY used, prompt, settings, scale, duration (whatever the response has). */
+/** The small details line: model, ENERGY used, prompt, settings, scale, duration (whatever the tool answers). */
 export function ResultDetails({ result }: { result: ToolResult }) {
   const items: { label: string; value: ReactNode }[] = [];
-  const model = str(result.model);
-  if (model) items.push({ label: 'Model', value: model });
-  const energy = num(result.energy_used);
-  if (energy !== undefined) items.push({ label: 'ENERGY used', value: energy === 0 ? 'FREE' : energy });
-  const scale = num(result.scale_factor);
-  if (scale !== undefined) items.push({ label: 'Scale', value: `${scale}x` });
-  const settings = result.settings && typeof result.settings === 'object' ? (result.settings as Record<string, unknown>) : null;
-  if (settings) {
-    if (num(settings.upscaling) !== undefined) items.push({ label: 'Upscaling', value: `${settings.upscaling}x` });
-    if (str(settings.backbone)) items.push({ label: 'Backbone', value: String(settings.backbone).toUpperCase() });
+  if (result.model) items.push({ label: 'Model', value: result.model });
+  items.push({ label: 'ENERGY used', value: result.energy_used === 0 ? 'FREE' : result.energy_used });
+  if ('scale_factor' in result) items.push({ label: 'Scale', value: `${result.scale_factor}x` });
+  if (result.tool === 'fal-image-restore') {
+    items.push({ label: 'Upscaling', value: `${result.settings.upscaling}x` });
+    items.push({ label: 'Backbone', value: result.settings.backbone.toUpperCase() });
   }
-  const duration = num(result.duration_seconds);
-  if (duration !== undefined) items.push({ label: 'Duration', value: formatVideoSeconds(duration) });
-  const prompt = str(result.prompt_used);
+  if ('duration_seconds' in result) items.push({ label: 'Duration', value: formatVideoSeconds(result.duration_seconds) });
+  const prompt = 'prompt_used' in result ? result.prompt_used : '';
   return (
     <div className="space-y-2 text-xs text-zinc-400" data-testid="result-details">
       {items.length > 0 && (
@@ -113,12 +105,41 @@ function ShareButton({ item, open, onToggle }: { item: LibraryItem | undefined; 
   );
 }
 
+/** What both result screens share: the revealed panel, its heading, Download, Share and the tool's details. */
+function ResultPanel({ title, result, item, file, actions, children }: {
+  title: string;
+  result: ToolResult;
+  item: LibraryItem | undefined;
+  /** The made file's link, for Download while the library item is loading. */
+  file: string | undefined;
+  /** The screen's own buttons after Download and Share. */
+  actions: ReactNode;
+  children: ReactNode;
+}) {
+  const { panel, heading } = useRevealOnMount();
+  const [sharing, setSharing] = useState(false);
+  return (
+    <div ref={panel} className="panel scroll-mt-24 space-y-5 p-5 sm:p-6" data-testid="tool-result">
+      <ResultHeader title={title} headingRef={heading}>
+        <DownloadLink href={resultDownload(result, item, file)} name={item?.original_name} />
+        <ShareButton item={item} open={sharing} onToggle={() => setSharing((v) => !v)} />
+        {actions}
+      </ResultHeader>
+      {sharing && item && (
+        <div className="max-w-xl">
+          <SharePanel item={item} />
+        </div>
+      )}
+      {children}
+      <ResultDetails result={result} />
+    </div>
+  );
+}
+
 export interface ImageResultProps {
   endpoint: ToolEndpoint;
   result: ToolResult;
-  /** Field of the response holding the new image (edited_url, restored_url, upscaled_url). */
-  afterField: string;
-  /** Shown when the response has no original_url (e.g. the preview of the input). */
+  /** Shown when the answer links no source picture (e.g. the preview of the input). */
   beforeFallback?: string;
   onNew: () => void;
   openView: (id: ViewId) => void;
@@ -126,46 +147,41 @@ export interface ImageResultProps {
 }
 
 /** requirements §2 image result: before/after slider with backgrounds, Download, the new-run button, details, My Images. */
-export function ImageResult({ endpoint, result, afterField, beforeFallback, onNew, openView, icon: Icon = Sparkles }: ImageResultProps) {
+export function ImageResult({ endpoint, result, beforeFallback, onNew, openView, icon: Icon = Sparkles }: ImageResultProps) {
   const tool = TOOLS[endpoint];
   const item = useLibraryItem(result.library_item_id);
-  const after = str(result[afterField]) ?? item.data?.url;
-  const before = str(result.original_url) ?? beforeFallback;
-  const { panel, heading } = useRevealOnMount();
-  const [sharing, setSharing] = useState(false);
+  const after = outputUrl(result) || item.data?.url;
+  const before = sourceUrl(result) || beforeFallback;
   return (
-    <div ref={panel} className="panel scroll-mt-24 space-y-5 p-5 sm:p-6" data-testid="tool-result">
-      <ResultHeader title="Your image is ready" headingRef={heading}>
-        <DownloadLink href={resultDownload(result, item.data, after)} name={item.data?.original_name} />
-        <ShareButton item={item.data} open={sharing} onToggle={() => setSharing((v) => !v)} />
-        <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onNew}>
-          <Icon className="size-4" aria-hidden="true" /> {tool.newRunLabel}
-        </button>
-        <button type="button" className="btn btn-ghost btn-sm px-3.5 py-2 text-sm" onClick={() => openView('gallery')}>
-          <Images className="size-4" aria-hidden="true" /> My Images
-        </button>
-      </ResultHeader>
-      {sharing && item.data && (
-        <div className="max-w-xl">
-          <SharePanel item={item.data} />
-        </div>
-      )}
+    <ResultPanel
+      title="Your image is ready"
+      result={result}
+      item={item.data}
+      file={after}
+      actions={
+        <>
+          <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onNew}>
+            <Icon className="size-4" aria-hidden="true" /> {tool.newRunLabel}
+          </button>
+          <button type="button" className="btn btn-ghost btn-sm px-3.5 py-2 text-sm" onClick={() => openView('gallery')}>
+            <Images className="size-4" aria-hidden="true" /> My Images
+          </button>
+        </>
+      }
+    >
       {after && before ? (
         <CompareSlider beforeSrc={before} afterSrc={after} beforeLabel="Before" afterLabel="After" />
       ) : after ? (
         <img src={after} alt="Result" data-testid="result-image" className="mx-auto max-h-[70vh] rounded-2xl border border-zinc-800" />
       ) : null}
-      {result.library_item_id && item.data && <DownloadAs itemId={String(result.library_item_id)} current={item.data.content_type} />}
-      <ResultDetails result={result} />
-    </div>
+      {result.library_item_id && item.data && <DownloadAs itemId={result.library_item_id} current={item.data.content_type} />}
+    </ResultPanel>
   );
 }
 
 export interface VideoResultProps {
   endpoint: ToolEndpoint;
   result: ToolResult;
-  /** Field holding the video (video_url, upscaled_url). */
-  videoField: string;
   onNew: () => void;
   /** Back to the form keeping the inputs. */
   onReuse: () => void;
@@ -173,38 +189,35 @@ export interface VideoResultProps {
 }
 
 /** requirements §2 video result: player, Download, 'New Video', 'Reuse', details, My Videos. */
-export function VideoResult({ endpoint, result, videoField, onNew, onReuse, openView }: VideoResultProps) {
+export function VideoResult({ endpoint, result, onNew, onReuse, openView }: VideoResultProps) {
   const tool = TOOLS[endpoint];
   const item = useLibraryItem(result.library_item_id);
-  const src = str(result[videoField]) ?? item.data?.url;
-  const { panel, heading } = useRevealOnMount();
-  const [sharing, setSharing] = useState(false);
+  const src = outputUrl(result) || item.data?.url;
   return (
-    <div ref={panel} className="panel scroll-mt-24 space-y-5 p-5 sm:p-6" data-testid="tool-result">
-      <ResultHeader title="Your video is ready" headingRef={heading}>
-        <DownloadLink href={resultDownload(result, item.data, src)} name={item.data?.original_name} />
-        <ShareButton item={item.data} open={sharing} onToggle={() => setSharing((v) => !v)} />
-        <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onNew}>
-          <Film className="size-4" aria-hidden="true" /> {tool.newRunLabel}
-        </button>
-        <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onReuse}>
-          <RotateCcw className="size-4" aria-hidden="true" /> Reuse
-        </button>
-        <button type="button" className="btn btn-ghost btn-sm px-3.5 py-2 text-sm" onClick={() => openView('video-gallery')}>
-          <Film className="size-4" aria-hidden="true" /> My Videos
-        </button>
-      </ResultHeader>
-      {sharing && item.data && (
-        <div className="max-w-xl">
-          <SharePanel item={item.data} />
-        </div>
-      )}
+    <ResultPanel
+      title="Your video is ready"
+      result={result}
+      item={item.data}
+      file={src}
+      actions={
+        <>
+          <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onNew}>
+            <Film className="size-4" aria-hidden="true" /> {tool.newRunLabel}
+          </button>
+          <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onReuse}>
+            <RotateCcw className="size-4" aria-hidden="true" /> Reuse
+          </button>
+          <button type="button" className="btn btn-ghost btn-sm px-3.5 py-2 text-sm" onClick={() => openView('video-gallery')}>
+            <Film className="size-4" aria-hidden="true" /> My Videos
+          </button>
+        </>
+      }
+    >
       {src && (
         <div className="overflow-hidden rounded-2xl border border-zinc-800 bg-black">
           <video src={src} controls playsInline loop className="mx-auto max-h-[70vh] w-full" data-testid="result-video" />
         </div>
       )}
-      <ResultDetails result={result} />
-    </div>
+    </ResultPanel>
   );
 }

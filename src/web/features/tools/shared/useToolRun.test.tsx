@@ -4,24 +4,45 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { CompareSlider } from '../../../components/CompareSlider';
+import { outputUrl } from './answers';
 import { useToolRun } from './useToolRun';
 
-type Handler = (url: string, init: RequestInit | undefined) => { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }>;
+/** What a call sent: its path (with the query), method, headers and body text. */
+interface Sent {
+  url: string;
+  method: string;
+  headers: Headers;
+  body: string;
+}
 
-const calls: { url: string; init?: RequestInit }[] = [];
+type Handler = (url: string, sent: Sent) => { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }>;
+
+const calls: Sent[] = [];
 
 function stubFetch(handler: Handler) {
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      calls.push({ url, init });
-      if (init?.signal?.aborted) throw new DOMException('aborted', 'AbortError');
-      const r = await handler(url, init);
+    vi.fn(async (request: Request) => {
+      const address = new URL(request.url);
+      const sent = { url: address.pathname + address.search, method: request.method, headers: request.headers, body: await request.text() };
+      calls.push(sent);
+      if (request.signal.aborted) throw new DOMException('aborted', 'AbortError');
+      const r = await handler(sent.url, sent);
       return new Response(r.body === undefined ? '' : JSON.stringify(r.body), { status: r.status });
     }),
   );
 }
+
+/** An upscaler answer as the server sends it. */
+const upscaled = (job_id: string, upscaled_url: string) => ({
+  job_id,
+  library_item_id: 'i1',
+  energy_used: 2,
+  model: 'realesrgan',
+  upscaled_url,
+  original_url: '/o.png',
+  scale_factor: 2,
+});
 
 function wrapper() {
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -31,7 +52,7 @@ function wrapper() {
 }
 
 const toolPosts = () => calls.filter((c) => c.url === '/functions/v1/fal-upscaler');
-const keyOf = (c: { init?: RequestInit }) => (c.init?.headers as Record<string, string>)['Idempotency-Key'];
+const keyOf = (c: Sent) => c.headers.get('Idempotency-Key');
 
 beforeEach(() => {
   calls.length = 0;
@@ -48,16 +69,18 @@ describe('useToolRun', () => {
   it('posts the body with an Idempotency-Key, shows the result, refreshes balance and library', async () => {
     stubFetch((url) => {
       if (url.startsWith('/api/jobs')) return { status: 200, body: { items: [] } };
-      return { status: 200, body: { job_id: 'j1', library_item_id: 'i1', upscaled_url: '/u.png', energy_used: 2 } };
+      return { status: 200, body: upscaled('j1', '/u.png') };
     });
     const { Wrapper, invalidate } = wrapper();
     const { result } = renderHook(() => useToolRun('fal-upscaler'), { wrapper: Wrapper });
     act(() => result.current.submit({ image_url: 'item', scale: 2 }));
     expect(result.current.phase).toBe('processing');
     await waitFor(() => expect(result.current.phase).toBe('result'));
-    expect(result.current.result?.upscaled_url).toBe('/u.png');
+    expect(result.current.result?.tool).toBe('fal-upscaler');
+    expect(outputUrl(result.current.result!)).toBe('/u.png');
     const [post] = toolPosts();
-    expect(JSON.parse(String(post.init?.body))).toEqual({ image_url: 'item', scale: 2 });
+    expect(post.method).toBe('POST');
+    expect(JSON.parse(post.body)).toEqual({ image_url: 'item', scale: 2 });
     expect(keyOf(post)).toMatch(/^[0-9a-f-]{36}$/);
     expect(invalidate).toHaveBeenCalledWith({ queryKey: ['me'] });
     expect(invalidate).toHaveBeenCalledWith({ queryKey: ['library'] });
@@ -70,7 +93,7 @@ describe('useToolRun', () => {
       if (url.startsWith('/api/jobs')) return { status: 200, body: { items: [] } };
       n += 1;
       if (n === 1) throw new TypeError('network down');
-      return { status: 200, body: { job_id: 'j1', upscaled_url: '/u.png' } };
+      return { status: 200, body: upscaled('j1', '/u.png') };
     });
     const { Wrapper } = wrapper();
     const { result } = renderHook(() => useToolRun('fal-upscaler'), { wrapper: Wrapper });
@@ -99,6 +122,45 @@ describe('useToolRun', () => {
     expect(result.current.refunded).toBe(refunded);
   });
 
+  it.each([
+    ['an answer missing its fields', { job_id: 'j1', upscaled_url: '/u.png' }],
+    ["another tool's answer", { job_id: 'j1', library_item_id: null, energy_used: 2, model: 'm', video_url: '/v.mp4', prompt_used: 'p', duration_seconds: 5 }],
+    ['no answer at all', undefined],
+  ])('refuses %s with the tool failure text', async (_what, body) => {
+    stubFetch((url) => (url === '/functions/v1/fal-upscaler' ? { status: 200, body } : { status: 200, body: { items: [] } }));
+    const { Wrapper } = wrapper();
+    const { result } = renderHook(() => useToolRun('fal-upscaler'), { wrapper: Wrapper });
+    act(() => result.current.submit({ image_url: 'item', scale: 2 }));
+    await waitFor(() => expect(result.current.phase).toBe('error'));
+    expect(result.current.error).toBe('Failed to upscale image');
+    expect(result.current.result).toBeNull();
+    expect(result.current.refunded).toBe(false);
+  });
+
+  it('a run cancelled elsewhere shows the cancelled notice with the refund from its 422', async () => {
+    stubFetch((url) =>
+      url === '/functions/v1/fal-upscaler'
+        ? { status: 422, body: { error: 'The run was cancelled.', code: 'tool_failed', job_id: 'j1', status: 'canceled', refunded: true, energy_refunded: 3 } }
+        : { status: 200, body: { items: [] } },
+    );
+    const { Wrapper } = wrapper();
+    const { result } = renderHook(() => useToolRun('fal-upscaler'), { wrapper: Wrapper });
+    act(() => result.current.submit({ image_url: 'item', scale: 2 }));
+    await waitFor(() => expect(result.current.phase).toBe('error'));
+    expect(result.current.error).toBe('Cancelled, 3 ENERGY refunded');
+    expect(result.current.cancelled).toBe(true);
+  });
+
+  it('a body its tool refuses is never sent', async () => {
+    stubFetch(() => ({ status: 200, body: upscaled('j1', '/u.png') }));
+    const { Wrapper } = wrapper();
+    const { result } = renderHook(() => useToolRun('fal-upscaler'), { wrapper: Wrapper });
+    act(() => result.current.submit({ image_url: 'item', scale: 99 }));
+    await waitFor(() => expect(result.current.phase).toBe('error'));
+    expect(result.current.error).toMatch(/Scale/);
+    expect(toolPosts()).toHaveLength(0);
+  });
+
   it('follows a 202 through GET /api/jobs/:id to the result', async () => {
     let polls = 0;
     stubFetch((url) => {
@@ -110,7 +172,7 @@ describe('useToolRun', () => {
           body: { id: 'j9', tool: 'fal-upscaler', status: 'succeeded', progress_stage: 'Done', progress_fraction: 1 },
         };
       }
-      if (url === '/api/jobs/j9/result') return { status: 200, body: { job_id: 'j9', upscaled_url: '/late.png' } };
+      if (url === '/api/jobs/j9/result') return { status: 200, body: upscaled('j9', '/late.png') };
       return { status: 200, body: { items: [] } };
     });
     const { Wrapper } = wrapper();
@@ -118,11 +180,11 @@ describe('useToolRun', () => {
     act(() => result.current.submit({ image_url: 'item', scale: 2 }));
     await waitFor(() => expect(result.current.phase).toBe('result'));
     expect(polls).toBeGreaterThan(0);
-    expect(result.current.result?.upscaled_url).toBe('/late.png');
+    expect(outputUrl(result.current.result!)).toBe('/late.png');
     expect(result.current.jobId).toBe('j9');
     // The run asked for its job id at once and followed that job only: no guessing from the recent list.
     const [post] = toolPosts();
-    expect((post.init?.headers as Record<string, string>).Prefer).toBe('respond-async');
+    expect(post.headers.get('Prefer')).toBe('respond-async');
     expect(calls.filter((c) => c.url.startsWith('/api/jobs?'))).toHaveLength(0);
     expect(calls.filter((c) => c.url.startsWith('/api/jobs/') && !c.url.startsWith('/api/jobs/j9'))).toHaveLength(0);
   });
@@ -135,7 +197,7 @@ describe('useToolRun', () => {
     let state = 'running';
     stubFetch((url) => {
       if (url === '/api/jobs/j5') return { status: 200, body: { id: 'j5', tool: 'fal-upscaler', status: state, progress_stage: 'Upscaling tile 2 of 4', progress_fraction: 0.5 } };
-      if (url === '/api/jobs/j5/result') return { status: 200, body: { job_id: 'j5', upscaled_url: '/r.png' } };
+      if (url === '/api/jobs/j5/result') return { status: 200, body: upscaled('j5', '/r.png') };
       return { status: 404, body: {} };
     });
     const { Wrapper } = wrapper();
@@ -148,7 +210,7 @@ describe('useToolRun', () => {
     expect(toolPosts()).toHaveLength(0); // no second submit
     state = 'succeeded';
     await waitFor(() => expect(result.current.phase).toBe('result'), { timeout: 8_000 });
-    expect(result.current.result?.upscaled_url).toBe('/r.png');
+    expect(outputUrl(result.current.result!)).toBe('/r.png');
   });
 
   it('without a job id yet, a reload replays the same submit (same key)', async () => {
@@ -156,7 +218,7 @@ describe('useToolRun', () => {
       'pixelrush.toolRun.fal-upscaler',
       JSON.stringify({ v: 1, key: 'k-2', body: { image_url: 'item', scale: 2 }, jobId: null, startedAt: Date.now() }),
     );
-    stubFetch((url) => (url === '/functions/v1/fal-upscaler' ? { status: 200, body: { job_id: 'j1', upscaled_url: '/u.png' } } : { status: 200, body: { items: [] } }));
+    stubFetch((url) => (url === '/functions/v1/fal-upscaler' ? { status: 200, body: upscaled('j1', '/u.png') } : { status: 200, body: { items: [] } }));
     const { Wrapper } = wrapper();
     const { result } = renderHook(() => useToolRun('fal-upscaler'), { wrapper: Wrapper });
     await waitFor(() => expect(result.current.phase).toBe('result'));
@@ -168,8 +230,8 @@ describe('useToolRun', () => {
       'pixelrush.toolRun.fal-upscaler',
       JSON.stringify({ v: 1, key: 'k-3', body: { image_url: 'item', scale: 2 }, jobId: 'j7', startedAt: Date.now() }),
     );
-    stubFetch((url, init) => {
-      if (url === '/api/jobs/j7/cancel' && init?.method === 'POST')
+    stubFetch((url, sent) => {
+      if (url === '/api/jobs/j7/cancel' && sent.method === 'POST')
         return { status: 200, body: { id: 'j7', status: 'canceled', cost: 2, error: 'The run was cancelled. Your ENERGY has been refunded.' } };
       return { status: 200, body: { id: 'j7', tool: 'fal-upscaler', status: 'running', progress_stage: 'x', progress_fraction: 0.1 } };
     });

@@ -1,11 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
 import { messages } from '../../../../shared/messages.js';
-import { TOOLS, type ToolEndpoint, type ToolJob } from '../../../../shared/tools.js';
-import { toolJobSchema } from '../../../../shared/tools.js';
+import { toolAccepted, toolFailed } from '../../../../shared/tool-results.js';
+import { TOOLS, toolJobSchema, toolValidationError, type ToolEndpoint, type ToolJob } from '../../../../shared/tools.js';
+import type { paths } from '@pixelrush/client';
+import { client } from '../../../lib/api';
 import { queryKeys } from '../../../lib/queryKeys';
 import { useServerEvent, useServerReconnect } from '../../../lib/events';
 import { libraryKeys } from '../../library/api';
+import { parseToolAnswer, type ToolResult } from './answers';
 
 /**
  * One tool run, from the click to the result (requirements §4: idle -> processing ->
@@ -14,6 +18,7 @@ import { libraryKeys } from '../../library/api';
  *   const run = useToolRun<MyForm>('fal-upscaler');
  *   run.submit(body, form);      // POST /functions/v1/fal-upscaler
  *   run.phase                    // 'idle' | 'processing' | 'result' | 'error'
+ *   run.result                   // the tool's answer, tagged: narrow on run.result.tool
  *   run.progress                 // real progress from the job's SSE events
  *   run.cancel();                // POST /api/jobs/:id/cancel (refunded)
  *   run.reset();                 // back to the form
@@ -31,12 +36,7 @@ import { libraryKeys } from '../../library/api';
  *   the server answers with the first job instead of charging again).
  */
 
-export type ToolResult = Record<string, unknown> & {
-  job_id?: string;
-  library_item_id?: string | null;
-  energy_used?: number;
-  model?: string;
-};
+export type { ToolResult } from './answers';
 
 export type RunPhase = 'idle' | 'processing' | 'result' | 'error';
 
@@ -148,17 +148,37 @@ const sleep = (ms: number, signal: AbortSignal) =>
 /** What following a run reads of GET /api/jobs/:id. */
 const jobProgress = toolJobSchema.pick({ status: true, progress_stage: true, progress_fraction: true });
 
-/** A JSON object answer, or null for anything else. */
-type Answer = { [field: string]: unknown } | null;
+/** A tool's request body as the client declares it. */
+type ToolRequest = paths[`/functions/v1/${ToolEndpoint}`]['post']['requestBody']['content']['application/json'];
 
-async function getJson(path: string, signal: AbortSignal, init?: RequestInit): Promise<{ status: number; data: Answer }> {
-  const res = await fetch(path, { credentials: 'include', headers: { Accept: 'application/json' }, signal, ...init });
-  const text = await res.text();
+/**
+ * The body checked with the tool's shared schema, the one the server checks it with. The form checked it
+ * before the click; a run brought back after a reload was stored unchecked.
+ */
+function isToolRequest(endpoint: ToolEndpoint, body: Record<string, unknown>): body is ToolRequest {
+  return toolValidationError(endpoint, body) === null;
+}
+
+/** What any refusal may carry: the server's words, and the run's id when it had been charged. */
+const refusal = z.looseObject({ error: z.string().optional(), job_id: z.string().optional() });
+
+/** The status and body of a client call: its typed answer on 2xx, the refusal's body otherwise. */
+interface Reply {
+  status: number;
+  data: unknown;
+}
+
+/**
+ * Awaits a client call. A 2xx body that is not JSON comes back as no body (its schema then refuses it)
+ * rather than as a dropped connection, which would be retried.
+ */
+async function reply(request: Promise<{ data?: unknown; error?: unknown; response: Response }>): Promise<Reply> {
   try {
-    const parsed: unknown = text ? JSON.parse(text) : null;
-    return { status: res.status, data: parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Answer) : null };
-  } catch {
-    return { status: res.status, data: null };
+    const { data, error, response } = await request;
+    return { status: response.status, data: data ?? error };
+  } catch (err) {
+    if (err instanceof SyntaxError) return { status: 200, data: null };
+    throw err;
   }
 }
 
@@ -204,7 +224,7 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
         phase: 'result' in outcome ? 'result' : 'error',
         result: 'result' in outcome ? outcome.result : null,
         error: 'error' in outcome ? outcome.error : null,
-        jobId: active.jobId ?? ('result' in outcome ? ((outcome.result.job_id as string | undefined) ?? null) : null),
+        jobId: active.jobId ?? ('result' in outcome ? outcome.result.job_id : null),
         canceling: false,
         refunded: 'error' in outcome && !!outcome.refunded,
         cancelled: 'error' in outcome && !!outcome.cancelled,
@@ -217,9 +237,10 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
 
   /** A terminal answer of the tool call or of /api/jobs/:id/result. */
   const settleFrom = useCallback(
-    (active: Active<F>, status: number, data: Answer): 'done' | 'running' => {
-      if (status === 200 && data && typeof data === 'object') {
-        finish(active, { result: data as ToolResult });
+    (active: Active<F>, { status, data }: Reply): 'done' | 'running' => {
+      if (status === 200) {
+        const result = parseToolAnswer(endpoint, data);
+        finish(active, result ? { result } : { error: tool.failure });
         return 'done';
       }
       if (status === 202) return 'running';
@@ -228,16 +249,18 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
         finish(active, { error: messages.noToken });
         return 'done';
       }
-      if (status === 422 && data?.status === 'canceled') {
-        finish(active, { error: cancelledNotice(Number(data.energy_refunded) || 0), refunded: true, cancelled: true });
+      const failed = status === 422 ? toolFailed.safeParse(data) : null;
+      if (failed?.success && failed.data.status === 'canceled') {
+        finish(active, { error: cancelledNotice(failed.data.energy_refunded), refunded: true, cancelled: true });
         return 'done';
       }
-      const text = data && typeof data === 'object' && typeof data.error === 'string' && data.error ? data.error : tool.failure;
+      const said = refusal.safeParse(data);
+      const text = (said.success && said.data.error) || tool.failure;
       // 422 is a run that was charged and then failed: the server refunds it (400 / 402 never charge).
-      finish(active, { error: text, refunded: status === 422 && !!data?.job_id });
+      finish(active, { error: text, refunded: status === 422 && said.success && !!said.data.job_id });
       return 'done';
     },
-    [finish, qc, tool.failure],
+    [endpoint, finish, qc, tool.failure],
   );
 
   const setJobId = useCallback(
@@ -270,8 +293,8 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
       if (active.fetchingResult || active.done || !active.jobId) return;
       active.fetchingResult = true;
       try {
-        const { status, data } = await getJson(`/api/jobs/${encodeURIComponent(active.jobId)}/result`, active.abort.signal);
-        settleFrom(active, status, data);
+        const answer = await reply(client.GET('/api/jobs/{id}/result', { params: { path: { id: active.jobId } }, signal: active.abort.signal }));
+        settleFrom(active, answer);
       } catch {
         /* aborted or offline: the poll tries again */
       } finally {
@@ -288,8 +311,9 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
       const jobId = active.jobId;
       while (!signal.aborted && !active.done && active.jobId === jobId && jobId) {
         try {
-          const { status, data } = await getJson(`/api/jobs/${encodeURIComponent(jobId)}`, signal);
-          const job = status === 200 ? jobProgress.safeParse(data) : null;
+          const answer = await reply(client.GET('/api/jobs/{id}', { params: { path: { id: jobId } }, signal }));
+          const { status } = answer;
+          const job = status === 200 ? jobProgress.safeParse(answer.data) : null;
           if (job?.success) {
             applyJob(active, job.data);
             if (ENDED.has(job.data.status)) {
@@ -300,7 +324,7 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
             finish(active, { error: tool.failure });
             return;
           } else if (status === 401) {
-            settleFrom(active, 401, data);
+            settleFrom(active, answer);
             return;
           }
         } catch {
@@ -316,20 +340,21 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
   const post = useCallback(
     async (active: Active<F>) => {
       const signal = active.abort.signal;
+      const body = active.body;
+      if (!isToolRequest(endpoint, body)) {
+        finish(active, { error: toolValidationError(endpoint, body) ?? tool.failure });
+        return;
+      }
       for (let attempt = 0; !signal.aborted && !active.done; attempt++) {
-        let status: number;
-        let data: Answer;
+        let answer: Reply;
         try {
-          ({ status, data } = await getJson(`/functions/v1/${endpoint}`, signal, {
-            method: 'POST',
-            headers: {
-              'Content-Type': 'application/json',
-              Accept: 'application/json',
-              'Idempotency-Key': active.key,
-              Prefer: 'respond-async',
-            },
-            body: JSON.stringify(active.body),
-          }));
+          answer = await reply(
+            client.POST(`/functions/v1/${endpoint}`, {
+              params: { header: { 'idempotency-key': active.key, prefer: 'respond-async' } },
+              body,
+              signal,
+            }),
+          );
         } catch {
           if (signal.aborted || active.done) return;
           // The connection dropped: the run (if it started) goes on. Follow it, or replay the same submit.
@@ -343,6 +368,7 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
         }
         if (signal.aborted || active.done) return;
         // A proxy gave up waiting: same as a dropped connection.
+        const { status } = answer;
         if (status === 502 || status === 503 || status === 504) {
           if (active.jobId) return;
           if (attempt < 3) {
@@ -350,15 +376,16 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
             continue;
           }
         }
-        if (status === 202 && typeof data?.job_id === 'string') {
-          setJobId(active, data.job_id);
+        const accepted = status === 202 ? toolAccepted.safeParse(answer.data) : null;
+        if (accepted?.success) {
+          setJobId(active, accepted.data.job_id);
           return;
         }
-        settleFrom(active, status, data);
+        settleFrom(active, answer);
         return;
       }
     },
-    [endpoint, finish, setJobId, settleFrom],
+    [endpoint, finish, setJobId, settleFrom, tool.failure],
   );
 
   const start = useCallback(
@@ -437,11 +464,9 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
     if (!active || active.done || !active.jobId) return;
     setState((s) => ({ ...s, canceling: true }));
     try {
-      const { status, data } = await getJson(`/api/jobs/${encodeURIComponent(active.jobId)}/cancel`, new AbortController().signal, {
-        method: 'POST',
-      });
-      if (status === 200) {
-        finish(active, { error: cancelledNotice(Number(data?.cost) || 0), refunded: true, cancelled: true });
+      const { data } = await client.POST('/api/jobs/{id}/cancel', { params: { path: { id: active.jobId } } });
+      if (data) {
+        finish(active, { error: cancelledNotice(data.cost), refunded: true, cancelled: true });
         return;
       }
       // 409: it ended a moment ago; its outcome is on its way.

@@ -48,7 +48,6 @@ export default function UpscalerView({ openView }: DashboardViewProps) {
           <ImageResult
             endpoint={ENDPOINT}
             result={run.result}
-            afterField="upscaled_url"
             beforeFallback={form.source?.mediaUrl ?? form.source?.previewUrl}
             icon={ImageUpscale}
             openView={openView}

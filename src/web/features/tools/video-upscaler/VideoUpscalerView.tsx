@@ -40,7 +40,6 @@ export default function VideoUpscalerView({ openView }: DashboardViewProps) {
           <VideoResult
             endpoint={ENDPOINT}
             result={run.result}
-            videoField="upscaled_url"
             openView={openView}
             onNew={startNew}
             onReuse={() => run.reset()}
