@@ -31,8 +31,8 @@ function serverAssets() {
   ];
 }
 
-export const webSources = ['src/web', 'src/shared', 'vite.config.ts', 'package.json'];
-export const serverSources = ['src/server', 'src/shared', 'package.json', 'scripts/build.mjs'];
+export const webSources = ['src/web', 'src/shared', 'src/tools', 'vite.config.ts', 'package.json'];
+export const serverSources = ['src/server', 'src/shared', 'src/tools', 'package.json', 'scripts/build.mjs'];
 
 const log = (msg) => process.stderr.write(`${msg}\n`);
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { AiProvider, LocalMedia, MediaOutput, RunContext } from '../providers/ai/ai-provider.js';
 import { ProviderError } from '../providers/ai/ai-provider.js';
-import type { ToolInfo } from '../../shared/tools.js';
-import type { BaseResult } from '../../shared/tool-results.js';
+import type { ToolInfo } from '../../tools/tool-info.js';
+import type { BaseResult } from '../../tools/tool-schemas.js';
 
 /** The input a run reads, as a local file, and where it came from. */
 export interface ToolSource {

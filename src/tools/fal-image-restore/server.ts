@@ -1,11 +1,11 @@
-import { RANGES, TOOLS, restoreBody } from '../../shared/tools.js';
-import { displayedSize, finishImageOutput, scaleForTarget } from '../media/output.js';
-import { restoreResponse, restoreResult } from '../../shared/tool-results.js';
-import { defineTool } from './tool-definition.js';
+import { restoreInfo, restoreRanges } from './info.js';
+import { displayedSize, finishImageOutput, scaleForTarget } from '../../server/media/output.js';
+import { restoreBody, restoreResponse, restoreResult } from './schemas.js';
+import { defineTool } from '../../server/tools/tool-definition.js';
 
 /** POST /functions/v1/fal-image-restore: repair and enlarge an old or damaged image. */
 export const imageRestoreTool = defineTool({
-  info: TOOLS['fal-image-restore'],
+  info: restoreInfo,
   input: restoreBody,
   result: restoreResult,
   response: restoreResponse,
@@ -15,10 +15,10 @@ export const imageRestoreTool = defineTool({
   async run(provider, input, image, ctx) {
     // A target size chooses the upscaling: the smallest that reaches it, never past 4x.
     const upscaling = input.output
-      ? scaleForTarget(input.upscaling, input.output, await displayedSize(image.path), RANGES.restoreUpscaling, TOOLS['fal-image-restore'].price.displayName)
+      ? scaleForTarget(input.upscaling, input.output, await displayedSize(image.path), restoreRanges.restoreUpscaling, restoreInfo.price.displayName)
       : input.upscaling;
     const out = await provider.restoreImage({ image, upscaling, backbone: input.backbone, seed: input.seed }, ctx);
-    const file = await finishImageOutput(out, input.output, ctx.workDir, { maxEnlargement: 1.05, toolName: TOOLS['fal-image-restore'].price.displayName });
+    const file = await finishImageOutput(out, input.output, ctx.workDir, { maxEnlargement: 1.05, toolName: restoreInfo.price.displayName });
     return {
       output: file,
       result: { model: out.model, settings: { upscaling, backbone: input.backbone }, ...(out.findings ? { findings: out.findings } : {}) },

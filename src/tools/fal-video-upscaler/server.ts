@@ -1,10 +1,10 @@
-import { TOOLS, videoUpscalerBody } from '../../shared/tools.js';
-import { videoUpscalerResponse, videoUpscalerResult } from '../../shared/tool-results.js';
-import { defineTool } from './tool-definition.js';
+import { videoUpscalerInfo } from './info.js';
+import { videoUpscalerBody, videoUpscalerResponse, videoUpscalerResult } from './schemas.js';
+import { defineTool } from '../../server/tools/tool-definition.js';
 
 /** POST /functions/v1/fal-video-upscaler: raise a video's resolution. */
 export const videoUpscalerTool = defineTool({
-  info: TOOLS['fal-video-upscaler'],
+  info: videoUpscalerInfo,
   input: videoUpscalerBody,
   result: videoUpscalerResult,
   response: videoUpscalerResponse,

@@ -1,10 +1,10 @@
-import { TOOLS, imageToVideoBody } from '../../shared/tools.js';
-import { imageToVideoResponse, imageToVideoResult } from '../../shared/tool-results.js';
-import { defineTool } from './tool-definition.js';
+import { imageToVideoInfo } from './info.js';
+import { imageToVideoBody, imageToVideoResponse, imageToVideoResult } from './schemas.js';
+import { defineTool } from '../../server/tools/tool-definition.js';
 
 /** POST /functions/v1/fal-image-to-video: animate a still image. */
 export const imageToVideoTool = defineTool({
-  info: TOOLS['fal-image-to-video'],
+  info: imageToVideoInfo,
   input: imageToVideoBody,
   result: imageToVideoResult,
   response: imageToVideoResponse,

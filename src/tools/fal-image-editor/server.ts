@@ -1,10 +1,11 @@
-import { TARGET_MAX_ENLARGEMENT, TOOLS, editorBody } from '../../shared/tools.js';
-import { editorResponse, editorResult } from '../../shared/tool-results.js';
+import { TARGET_MAX_ENLARGEMENT } from '../../shared/tools.js';
+import { editorInfo } from './info.js';
+import { editorBody, editorResponse, editorResult } from './schemas.js';
 import { cloudInterpretation } from '../../shared/edit-language/interpret.js';
 import { editInterpretRequest, editInterpretation } from '../../shared/edit-language/interpretation.schema.js';
-import type { AiProvider } from '../providers/ai/ai-provider.js';
-import { defineInterpretation, defineTool } from './tool-definition.js';
-import { finishImageOutput } from '../media/output.js';
+import type { AiProvider } from '../../server/providers/ai/ai-provider.js';
+import { defineInterpretation, defineTool } from '../../server/tools/tool-definition.js';
+import { finishImageOutput } from '../../server/media/output.js';
 
 /** The editor makes a picture of its source's size; a target size resamples it, at most 4x (past that it only blurs). */
 const EDITOR_MAX_ENLARGEMENT = TARGET_MAX_ENLARGEMENT['fal-image-editor']!;
@@ -16,7 +17,7 @@ const readEdit = (provider: AiProvider, prompt: string) => provider.interpretEdi
 
 /** POST /functions/v1/fal-image-editor: edit an image from a description. */
 export const imageEditorTool = defineTool({
-  info: TOOLS['fal-image-editor'],
+  info: editorInfo,
   input: editorBody,
   result: editorResult,
   response: editorResponse,
@@ -32,7 +33,7 @@ export const imageEditorTool = defineTool({
   interpret: defineInterpretation({ input: editInterpretRequest, answer: editInterpretation, run: (provider, input) => readEdit(provider, input.prompt) }),
   async run(provider, input, image, ctx) {
     const out = await provider.editImage({ image, prompt: input.prompt, enableSafetyChecker: input.enable_safety_checker }, ctx);
-    const file = await finishImageOutput(out, input.output, ctx.workDir, { maxEnlargement: EDITOR_MAX_ENLARGEMENT, toolName: TOOLS['fal-image-editor'].price.displayName });
+    const file = await finishImageOutput(out, input.output, ctx.workDir, { maxEnlargement: EDITOR_MAX_ENLARGEMENT, toolName: editorInfo.price.displayName });
     return { output: file, result: { model: out.model, prompt_used: out.promptUsed }, prompt: input.prompt };
   },
   respond: (result, links) => ({ edited_url: links.url, original_url: links.originalUrl, prompt_used: result.prompt_used }),

@@ -1,11 +1,11 @@
-import { RANGES, TOOLS, upscalerBody } from '../../shared/tools.js';
-import { displayedSize, finishImageOutput, scaleForTarget } from '../media/output.js';
-import { upscalerResponse, upscalerResult } from '../../shared/tool-results.js';
-import { defineTool } from './tool-definition.js';
+import { upscalerInfo, upscalerRanges } from './info.js';
+import { displayedSize, finishImageOutput, scaleForTarget } from '../../server/media/output.js';
+import { upscalerBody, upscalerResponse, upscalerResult } from './schemas.js';
+import { defineTool } from '../../server/tools/tool-definition.js';
 
 /** POST /functions/v1/fal-upscaler: enlarge an image 2x to 8x. */
 export const upscalerTool = defineTool({
-  info: TOOLS['fal-upscaler'],
+  info: upscalerInfo,
   input: upscalerBody,
   result: upscalerResult,
   response: upscalerResponse,
@@ -14,9 +14,9 @@ export const upscalerTool = defineTool({
   supports: (provider) => typeof provider.upscaleImage === 'function',
   async run(provider, input, image, ctx) {
     // A target size chooses the scale: the smallest that reaches it, never past 8x.
-    const scale = input.output ? scaleForTarget(input.scale, input.output, await displayedSize(image.path), RANGES.upscalerScale, TOOLS['fal-upscaler'].price.displayName) : input.scale;
+    const scale = input.output ? scaleForTarget(input.scale, input.output, await displayedSize(image.path), upscalerRanges.upscalerScale, upscalerInfo.price.displayName) : input.scale;
     const out = await provider.upscaleImage({ image, scale }, ctx);
-    const file = await finishImageOutput(out, input.output, ctx.workDir, { maxEnlargement: 1.05, toolName: TOOLS['fal-upscaler'].price.displayName });
+    const file = await finishImageOutput(out, input.output, ctx.workDir, { maxEnlargement: 1.05, toolName: upscalerInfo.price.displayName });
     return { output: file, result: { model: out.model, scale_factor: scale }, prompt: null };
   },
   respond: (result, links) => ({ upscaled_url: links.url, original_url: links.originalUrl, scale_factor: result.scale_factor }),

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { outputOptions } from '../../shared/output.js';
+import { answerLink, ranged, requiredRef, resultSource, runAnswer } from '../tool-schemas.js';
+import { upscalerMessages, upscalerRanges } from './info.js';
+
+export const upscalerBody = z.object({
+  image_url: requiredRef(upscalerMessages.upscaleImage),
+  scale: ranged('Scale', upscalerRanges.upscalerScale),
+  output: outputOptions.optional(),
+});
+
+export const upscalerResult = z.object({ ...resultSource, scale_factor: z.number() });
+
+export const upscalerResponse = z.object({ ...runAnswer, upscaled_url: answerLink, original_url: z.string(), scale_factor: z.number() });

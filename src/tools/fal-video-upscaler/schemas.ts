@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { answerLink, ranged, requiredRef, resultSource, runAnswer } from '../tool-schemas.js';
+import { videoUpscalerMessages, videoUpscalerRanges } from './info.js';
+
+export const videoUpscalerBody = z.object({
+  video_url: requiredRef(videoUpscalerMessages.upscaleVideo),
+  scale: ranged('Scale', videoUpscalerRanges.videoUpscaleScale),
+});
+
+export const videoUpscalerResult = z.object({ ...resultSource, scale_factor: z.number(), duration_seconds: z.number() });
+
+export const videoUpscalerResponse = z.object({ ...runAnswer, upscaled_url: answerLink, original_url: z.string(), scale_factor: z.number() });
