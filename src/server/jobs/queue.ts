@@ -132,11 +132,14 @@ export class JobQueue {
     this.started = boss;
   }
 
-  /** Enqueues inside the caller's transaction; grouped by user for the per-user cap. */
-  async sendToolRun(message: ToolRunMessage, tx: Queryable, batchItem = false, fetchFirst = false): Promise<void> {
+  /**
+   * Enqueues inside the caller's transaction; grouped by user for the per-user cap. Answers the
+   * queue it went to, whose idle workers to wake once the transaction has committed.
+   */
+  async sendToolRun(message: ToolRunMessage, tx: Queryable, batchItem = false, fetchFirst = false): Promise<string> {
     if (fetchFirst) {
       await this.send(JOBS.sourceFetch, { ...message, batchItem }, { id: message.jobId, group: { id: message.userId }, db: txDb(tx) });
-      return;
+      return JOBS.sourceFetch.name;
     }
     await this.send(runJob(batchItem), message, {
       id: message.jobId,
@@ -144,6 +147,7 @@ export class JobQueue {
       expireInSeconds: message.timeLimitSeconds,
       db: txDb(tx),
     });
+    return runJob(batchItem).name;
   }
 
   /** A run whose source was fetched goes on to the run workers; a repeat for the same run is ignored. */
@@ -153,18 +157,18 @@ export class JobQueue {
       group: { id: message.userId },
       expireInSeconds: message.timeLimitSeconds,
     });
-    this.wake();
+    this.wake(runJob(batchItem).name);
   }
 
   /** Delivery of a stored mail, committed with tx when given. A second send of the same mail is ignored. */
   async sendMail(mailId: string, tx?: Queryable): Promise<void> {
     await this.send(JOBS.mail, { mailId }, { id: mailId, ...(tx ? { db: txDb(tx) } : {}) });
-    this.wake();
+    this.wake(JOBS.mail.name);
   }
 
   async sendAccountExport(message: AccountExportMessage): Promise<void> {
     await this.send(JOBS.accountExport, message, { id: message.exportId });
-    this.wake();
+    this.wake(JOBS.accountExport.name);
   }
 
   /** Sends a job to its queue; the payload is checked against the queue's schema first, so a wrong one is never stored. */
@@ -174,22 +178,47 @@ export class JobQueue {
 
   /**
    * Works a queue: each job's payload is checked against the queue's schema before the handler
-   * gets it (a payload that does not parse fails the attempt, named in the error). Returns the worker id.
+   * gets it (a payload that does not parse fails the attempt, named in the error). Each of the
+   * `localConcurrency` slots is a worker of its own, so a send can wake one idle slot and a slot
+   * that just finished can fetch again at once, instead of all waiting out the polling interval.
    */
-  async work<P>(job: JobWorker<P>, options: Omit<WorkOptions, 'batchSize'>): Promise<string> {
-    const id = await this.boss.work<object>(job.name, { ...options, batchSize: 1 }, async ([message]) => {
-      if (message) await job.handler(checkedPayload(job, message.data), message.signal);
-    });
-    this.workerIds.push(id);
-    return id;
+  async work<P>(job: JobWorker<P>, options: Omit<WorkOptions, 'batchSize'>): Promise<void> {
+    const { localConcurrency = 1, ...perSlot } = options;
+    const slots = this.slots.get(job.name) ?? [];
+    this.slots.set(job.name, slots);
+    for (let i = 0; i < localConcurrency; i++) {
+      const slot = { id: '', busy: false };
+      slot.id = await this.boss.work<object>(job.name, { ...perSlot, batchSize: 1 }, async ([message]) => {
+        if (!message) return;
+        slot.busy = true;
+        try {
+          await job.handler(checkedPayload(job, message.data), message.signal);
+        } finally {
+          slot.busy = false;
+          // More may be waiting: this slot looks again at once (an empty look sends it back to polling).
+          this.started?.notifyWorker(slot.id);
+        }
+      });
+      slots.push(slot);
+    }
   }
 
-  /** Wakes this process's idle workers at once (a send from this process). */
-  wake(): void {
-    for (const id of this.workerIds) this.started?.notifyWorker(id);
-  }
+  /** Slots of each queue worked in this process; `busy` while a handler runs. */
+  private readonly slots = new Map<string, Array<{ id: string; busy: boolean }>>();
+  private nextSlot = 0;
 
-  readonly workerIds: string[] = [];
+  /**
+   * Wakes one idle slot of this process for a job just sent to the queue (every queue when none is
+   * named), taking idle slots in turn so that many sends wake many slots, and one send one fetch.
+   */
+  wake(queue?: string): void {
+    for (const [name, slots] of this.slots) {
+      if (queue !== undefined && name !== queue) continue;
+      const idle = slots.filter((s) => !s.busy);
+      if (idle.length === 0) continue;
+      this.started?.notifyWorker(idle[this.nextSlot++ % idle.length]!.id);
+    }
+  }
 
   async cancelToolRun(jobId: string, batchItem = false): Promise<void> {
     await this.boss.cancel(runJob(batchItem).name, jobId);

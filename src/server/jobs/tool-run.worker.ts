@@ -57,28 +57,18 @@ export async function startToolWorkers(deps: WorkerDeps): Promise<void> {
   ] as const) {
     await deps.queue.work(
       withHandler(job, async (message, signal) => {
-        try {
-          const run = runToolJob(message, deps, signal);
-          deps.queue.track(run);
-          await run;
-        } finally {
-          // A worker that just finished fetches again at once instead of
-          // sleeping out its polling interval while work is waiting.
-          deps.queue.wake();
-        }
+        const run = runToolJob(message, deps, signal);
+        deps.queue.track(run);
+        await run;
       }),
       { localConcurrency: concurrency, groupConcurrency: perUserSlots(deps.perUserConcurrency, concurrency), pollingIntervalSeconds: 1 },
     );
   }
   await deps.queue.work(
     withHandler(JOBS.sourceFetch, async (message) => {
-      try {
-        const fetched = fetchRunSource(message, deps);
-        deps.queue.track(fetched);
-        await fetched;
-      } finally {
-        deps.queue.wake();
-      }
+      const fetched = fetchRunSource(message, deps);
+      deps.queue.track(fetched);
+      await fetched;
     }),
     { localConcurrency: deps.fetchConcurrency ?? SOURCE_FETCHES, groupConcurrency: 1, pollingIntervalSeconds: 1 },
   );
