@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import type { z } from 'zod';
 import { serverEventSchemas, type ServerEventData, type ServerEventName } from '../../shared/events.schema.js';
 
 /**
@@ -107,10 +108,13 @@ export function subscribeServerEvent(name: string, handler: ServerEventHandler):
   };
 }
 
+/** The same schemas, typed so that the schema of event `N` is known to give `ServerEventData<N>`. */
+const eventSchemas: { [N in ServerEventName]: z.ZodType<ServerEventData<N>> } = serverEventSchemas;
+
 /** An event's data checked against its shared schema; null (and a warning) when it does not match. */
 export function parseServerEvent<N extends ServerEventName>(name: N, raw: unknown): ServerEventData<N> | null {
-  const parsed = serverEventSchemas[name].safeParse(raw ?? {});
-  if (parsed.success) return parsed.data as ServerEventData<N>;
+  const parsed = eventSchemas[name].safeParse(raw ?? {});
+  if (parsed.success) return parsed.data;
   console.warn(`server event '${name}' does not match its schema`, parsed.error);
   return null;
 }

@@ -12,7 +12,7 @@ const MB = 1024 * 1024;
 /** requirements §5/§9: image 10 MB, video 100 MB. */
 export const UPLOAD_LIMITS: Record<MediaKind, number> = { image: 10 * MB, video: 100 * MB };
 
-/** What the server can decode (src/server/media/sniff.ts), for the hint under a drop zone. */
+/** What the server can decode (its media sniffing), for the hint under a drop zone. */
 export const UPLOAD_FORMATS: Record<MediaKind, string> = {
   image: 'JPEG, PNG, WebP, GIF or AVIF',
   video: 'MP4, MOV, WebM or MKV',

@@ -105,25 +105,41 @@ function ShareButton({ item, open, onToggle }: { item: LibraryItem | undefined; 
   );
 }
 
-/** What both result screens share: the revealed panel, its heading, Download, Share and the tool's details. */
-function ResultPanel({ title, result, item, file, actions, children }: {
+/** What both result screens share: the revealed panel, its heading, Download, Share, the new-run and gallery buttons, the details. */
+function ResultPanel({ title, endpoint, result, item, file, newIcon: NewIcon, onNew, onReuse, gallery, openView, children }: {
   title: string;
+  endpoint: ToolEndpoint;
   result: ToolResult;
   item: LibraryItem | undefined;
   /** The made file's link, for Download while the library item is loading. */
   file: string | undefined;
-  /** The screen's own buttons after Download and Share. */
-  actions: ReactNode;
+  newIcon: ComponentType<{ className?: string }>;
+  onNew: () => void;
+  /** Back to the form keeping the inputs (video results). */
+  onReuse?: () => void;
+  gallery: 'gallery' | 'video-gallery';
+  openView: (id: ViewId) => void;
   children: ReactNode;
 }) {
   const { panel, heading } = useRevealOnMount();
   const [sharing, setSharing] = useState(false);
+  const GalleryIcon = gallery === 'gallery' ? Images : Film;
   return (
     <div ref={panel} className="panel scroll-mt-24 space-y-5 p-5 sm:p-6" data-testid="tool-result">
       <ResultHeader title={title} headingRef={heading}>
         <DownloadLink href={resultDownload(result, item, file)} name={item?.original_name} />
         <ShareButton item={item} open={sharing} onToggle={() => setSharing((v) => !v)} />
-        {actions}
+        <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onNew}>
+          <NewIcon className="size-4" aria-hidden="true" /> {TOOLS[endpoint].newRunLabel}
+        </button>
+        {onReuse && (
+          <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onReuse}>
+            <RotateCcw className="size-4" aria-hidden="true" /> Reuse
+          </button>
+        )}
+        <button type="button" className="btn btn-ghost btn-sm px-3.5 py-2 text-sm" onClick={() => openView(gallery)}>
+          <GalleryIcon className="size-4" aria-hidden="true" /> {gallery === 'gallery' ? 'My Images' : 'My Videos'}
+        </button>
       </ResultHeader>
       {sharing && item && (
         <div className="max-w-xl">
@@ -147,27 +163,18 @@ export interface ImageResultProps {
 }
 
 /** requirements §2 image result: before/after slider with backgrounds, Download, the new-run button, details, My Images. */
-export function ImageResult({ endpoint, result, beforeFallback, onNew, openView, icon: Icon = Sparkles }: ImageResultProps) {
-  const tool = TOOLS[endpoint];
+export function ImageResult({ endpoint, result, beforeFallback, onNew, openView, icon = Sparkles }: ImageResultProps) {
   const item = useLibraryItem(result.library_item_id);
   const after = outputUrl(result) || item.data?.url;
   const before = sourceUrl(result) || beforeFallback;
   return (
     <ResultPanel
       title="Your image is ready"
-      result={result}
+      {...{ endpoint, result, onNew, openView }}
       item={item.data}
       file={after}
-      actions={
-        <>
-          <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onNew}>
-            <Icon className="size-4" aria-hidden="true" /> {tool.newRunLabel}
-          </button>
-          <button type="button" className="btn btn-ghost btn-sm px-3.5 py-2 text-sm" onClick={() => openView('gallery')}>
-            <Images className="size-4" aria-hidden="true" /> My Images
-          </button>
-        </>
-      }
+      newIcon={icon}
+      gallery="gallery"
     >
       {after && before ? (
         <CompareSlider beforeSrc={before} afterSrc={after} beforeLabel="Before" afterLabel="After" />
@@ -190,29 +197,10 @@ export interface VideoResultProps {
 
 /** requirements §2 video result: player, Download, 'New Video', 'Reuse', details, My Videos. */
 export function VideoResult({ endpoint, result, onNew, onReuse, openView }: VideoResultProps) {
-  const tool = TOOLS[endpoint];
   const item = useLibraryItem(result.library_item_id);
   const src = outputUrl(result) || item.data?.url;
   return (
-    <ResultPanel
-      title="Your video is ready"
-      result={result}
-      item={item.data}
-      file={src}
-      actions={
-        <>
-          <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onNew}>
-            <Film className="size-4" aria-hidden="true" /> {tool.newRunLabel}
-          </button>
-          <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onReuse}>
-            <RotateCcw className="size-4" aria-hidden="true" /> Reuse
-          </button>
-          <button type="button" className="btn btn-ghost btn-sm px-3.5 py-2 text-sm" onClick={() => openView('video-gallery')}>
-            <Film className="size-4" aria-hidden="true" /> My Videos
-          </button>
-        </>
-      }
-    >
+    <ResultPanel title="Your video is ready" {...{ endpoint, result, onNew, onReuse, openView }} item={item.data} file={src} newIcon={Film} gallery="video-gallery">
       {src && (
         <div className="overflow-hidden rounded-2xl border border-zinc-800 bg-black">
           <video src={src} controls playsInline loop className="mx-auto max-h-[70vh] w-full" data-testid="result-video" />
