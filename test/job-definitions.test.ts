@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Db } from '../src/server/db/db.js';
-import { JOBS, JobQueue } from '../src/server/jobs/queue.js';
-import { defineJob, withHandler } from '../src/server/jobs/job-definition.js';
+import { JobQueue } from '../src/server/jobs/queue.js';
+import { JOBS } from '../src/server/jobs/jobs.js';
+import { defineJob } from '../src/server/jobs/job-definition.js';
 import { openTestDb } from './helpers/test-db.js';
 
 // A queue's name and payload schema are one definition: what is sent and what is worked are checked against it.
@@ -25,15 +26,12 @@ describe('job definitions', () => {
   });
 
   it('a worker gets only payloads its schema accepts; a stored one it refuses fails, its handler never called', async () => {
-    const probe = defineJob('job-definition-probe', z.object({ n: z.number().int() }));
+    const probe = defineJob('job-definition-probe', z.object({ n: z.number().int() }), async ({ n }, seen: number[]) => {
+      seen.push(n);
+    });
     await queue.boss.createQueue(probe.name, { retryLimit: 0 });
     const seen: number[] = [];
-    await queue.work(
-      withHandler(probe, async ({ n }) => {
-        seen.push(n);
-      }),
-      { localConcurrency: 1, pollingIntervalSeconds: 0.5 },
-    );
+    await queue.work(probe, seen, { localConcurrency: 1, pollingIntervalSeconds: 0.5 });
     // Written around the definition, as an older build or a stray sender would.
     const bad = await queue.boss.send(probe.name, { n: 'seven' });
     const good = await queue.boss.send(probe.name, { n: 7 });

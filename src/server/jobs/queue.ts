@@ -1,42 +1,13 @@
 import { PgBoss, type SendOptions, type WorkOptions } from 'pg-boss';
-import { z } from 'zod';
 import type { Db, Queryable } from '../db/db.js';
-import { checkedPayload, defineJob, type JobDefinition, type JobWorker } from './job-definition.js';
+import { checkedPayload, type JobAddress, type JobDefinition } from './job-definition.js';
+import { JOBS, type AccountExportMessage, type ToolRunMessage } from './jobs.js';
 
 /** Longer than any source deadline (SOURCE_FETCH_TIMEOUT_SECONDS is at most 120). */
 const SOURCE_FETCH_EXPIRE_SECONDS = 180;
 // Any constant works: the same for every process of the app (see migrate.ts for the other).
 const QUEUE_SCHEMA_LOCK_KEY = 727_002;
 const HAND_BACK_WAIT_MS = 10_000;
-
-const toolRunMessage = z.object({ jobId: z.string(), userId: z.string(), timeLimitSeconds: z.number().positive() });
-export type ToolRunMessage = z.infer<typeof toolRunMessage>;
-
-/** The app's queues, each with what its jobs carry. */
-export const JOBS = {
-  toolRun: defineJob('tool-run', toolRunMessage),
-  /** Batch items: the same runs, on workers of their own so single runs never wait behind a batch. */
-  batchRun: defineJob('batch-run', toolRunMessage),
-  /**
-   * Runs whose source is a URL of another server wait here first: the source is fetched under its
-   * deadline by workers of their own, one per user at a time, and only then does the run go to a
-   * run queue. A source that hangs holds no slot of the workers that run tools.
-   */
-  sourceFetch: defineJob(
-    'source-fetch',
-    toolRunMessage.extend({
-      /** Where the run goes once its source is in: the batch queue or the single-run one. */
-      batchItem: z.boolean(),
-    }),
-  ),
-  /** One job per stored mail (the job id is the mail id). */
-  mail: defineJob('mail', z.object({ mailId: z.string() })),
-  /** 'Download my data' archives too large to stream at once. */
-  accountExport: defineJob('account-export', z.object({ exportId: z.string(), userId: z.string() })),
-} as const;
-
-export type SourceFetchMessage = z.infer<typeof JOBS.sourceFetch.schema>;
-export type AccountExportMessage = z.infer<typeof JOBS.accountExport.schema>;
 
 const runJob = (batchItem: boolean) => (batchItem ? JOBS.batchRun : JOBS.toolRun);
 
@@ -172,17 +143,18 @@ export class JobQueue {
   }
 
   /** Sends a job to its queue; the payload is checked against the queue's schema first, so a wrong one is never stored. */
-  private async send<P>(job: JobDefinition<P>, payload: P, options: SendOptions): Promise<void> {
+  private async send<P>(job: JobAddress<P>, payload: P, options: SendOptions): Promise<void> {
     await this.boss.send(job.name, checkedPayload(job, payload) as object, options);
   }
 
   /**
    * Works a queue: each job's payload is checked against the queue's schema before the handler
-   * gets it (a payload that does not parse fails the attempt, named in the error). Each of the
+   * gets it (a payload that does not parse fails the attempt, named in the error), with `deps`,
+   * what the handler needs at run time. Each of the
    * `localConcurrency` slots is a worker of its own, so a send can wake one idle slot and a slot
    * that just finished can fetch again at once, instead of all waiting out the polling interval.
    */
-  async work<P>(job: JobWorker<P>, options: Omit<WorkOptions, 'batchSize'>): Promise<void> {
+  async work<P, D>(job: JobDefinition<P, D>, deps: D, options: Omit<WorkOptions, 'batchSize'>): Promise<void> {
     const { localConcurrency = 1, ...perSlot } = options;
     const slots = this.slots.get(job.name) ?? [];
     this.slots.set(job.name, slots);
@@ -192,7 +164,7 @@ export class JobQueue {
         if (!message) return;
         slot.busy = true;
         try {
-          await job.handler(checkedPayload(job, message.data), message.signal);
+          await job.handler(checkedPayload(job, message.data), deps, message.signal);
         } finally {
           slot.busy = false;
           // More may be waiting: this slot looks again at once (an empty look sends it back to polling).

@@ -8,13 +8,14 @@ import { generatedName } from '../features/tools/tool-job.js';
 import { toolErrors } from '../features/tools/tools.messages.js';
 import type { ToolMediaPort } from '../features/tools/tool-media.js';
 import { InvalidResultError } from '../tools/tool-definition.js';
-import { JOBS, type JobQueue, type SourceFetchMessage, type ToolRunMessage } from './queue.js';
-import { withHandler } from './job-definition.js';
+import type { JobQueue } from './queue.js';
+import type { SourceFetchMessage, ToolRunMessage } from './jobs.js';
 import type { ParsedInput } from '../tools/tool-definition.js';
 import { observeToolRun, type JobOutcome } from '../observability/metrics.js';
 import type { RunErrorCode } from '../../shared/admin-jobs.schema.js';
 
-export interface WorkerDeps {
+/** What the run and source-fetch handlers need at run time (given when their queues are worked). */
+export interface RunDeps {
   queue: JobQueue;
   /** A worker looks at, claims and reports on a run (work), and ends it (settle). */
   tools: Pick<Tools, 'registry' | 'work' | 'settle'>;
@@ -22,56 +23,27 @@ export interface WorkerDeps {
   /** The provider for each tool (AI_PROVIDER, overridable per tool). */
   providerFor(endpoint: string): AiProvider;
   log: { info: (o: unknown, m?: string) => void; warn: (o: unknown, m?: string) => void; error: (o: unknown, m?: string) => void };
-  /** Heavy jobs at once in this process (default: one per core). */
-  concurrency: number;
-  /** Batch items at once in this process, on workers of their own (default: concurrency). */
-  batchConcurrency?: number;
-  /** Runs of one user at once across all processes, so one user cannot starve the rest. */
-  perUserConcurrency: number;
   /** Attempts before a run that keeps failing is given up and refunded. */
   maxAttempts?: number;
-  /** Remote sources fetched at once in this process, ahead of their runs (default: SOURCE_FETCHES). */
-  fetchConcurrency?: number;
 }
-
-/**
- * Remote sources fetched at once per process. Fetching is waiting on someone else's server, not
- * work for our cores, so more than the run slots; one user has one fetch at a time.
- */
-const SOURCE_FETCHES = 4;
 
 /** How often a running job checks whether it was cancelled or swept (from any process). */
 const STATUS_POLL_MS = 2_000;
 /** Progress is written at most this often (plus every 5% step). */
 const PROGRESS_INTERVAL_MS = 400;
 
-/**
- * Single runs and batch items are worked from two queues with workers of
- * their own, so a long batch never holds the workers single runs wait for;
- * on each, a user's runs are capped across processes so users interleave.
- */
-export async function startToolWorkers(deps: WorkerDeps): Promise<void> {
-  for (const [job, concurrency] of [
-    [JOBS.toolRun, deps.concurrency],
-    [JOBS.batchRun, deps.batchConcurrency ?? deps.concurrency],
-  ] as const) {
-    await deps.queue.work(
-      withHandler(job, async (message, signal) => {
-        const run = runToolJob(message, deps, signal);
-        deps.queue.track(run);
-        await run;
-      }),
-      { localConcurrency: concurrency, groupConcurrency: perUserSlots(deps.perUserConcurrency, concurrency), pollingIntervalSeconds: 1 },
-    );
-  }
-  await deps.queue.work(
-    withHandler(JOBS.sourceFetch, async (message) => {
-      const fetched = fetchRunSource(message, deps);
-      deps.queue.track(fetched);
-      await fetched;
-    }),
-    { localConcurrency: deps.fetchConcurrency ?? SOURCE_FETCHES, groupConcurrency: 1, pollingIntervalSeconds: 1 },
-  );
+/** The handler of the tool-run and batch-run queues: one attempt at a run. */
+export async function workToolRun(message: ToolRunMessage, deps: RunDeps, signal: AbortSignal): Promise<void> {
+  const run = runToolJob(message, deps, signal);
+  deps.queue.track(run);
+  await run;
+}
+
+/** The handler of the source-fetch queue. */
+export async function workSourceFetch(message: SourceFetchMessage, deps: RunDeps): Promise<void> {
+  const fetched = fetchRunSource(message, deps);
+  deps.queue.track(fetched);
+  await fetched;
 }
 
 /**
@@ -79,7 +51,7 @@ export async function startToolWorkers(deps: WorkerDeps): Promise<void> {
  * without holding a run slot, then hands the run on. A source that cannot be had fails the run,
  * refunded in the same transaction (it was charged when queued, never for work not done).
  */
-export async function fetchRunSource(message: SourceFetchMessage, deps: WorkerDeps): Promise<void> {
+export async function fetchRunSource(message: SourceFetchMessage, deps: RunDeps): Promise<void> {
   const { tools, media, log } = deps;
   const job = await tools.work.peek(message.jobId);
   if (!job || job.status !== 'queued') return; // cancelled or swept meanwhile
@@ -103,15 +75,6 @@ export async function fetchRunSource(message: SourceFetchMessage, deps: WorkerDe
   await deps.queue.sendFetchedRun(run, message.batchItem);
 }
 
-/**
- * Slots one user may hold on a queue: never every slot of a process that has more than one, so
- * one user's queued or hanging runs leave a slot for everyone else. A lone user on a two-slot
- * process runs one at a time (the price of that promise; see decision 027).
- */
-function perUserSlots(perUser: number, processSlots: number): number {
-  return processSlots > 1 ? Math.min(perUser, processSlots - 1) : perUser;
-}
-
 class Cancelled extends Error {}
 
 /** Rejects when the signal fires; never an unhandled rejection when nobody awaits it any more. */
@@ -130,7 +93,7 @@ class HandedBack extends Error {}
  * One attempt at a run. Throws only to ask the queue for another attempt.
  * `stopSignal` fires when a draining process gives up waiting for the run.
  */
-export async function runToolJob(message: ToolRunMessage, deps: WorkerDeps, stopSignal?: AbortSignal): Promise<void> {
+export async function runToolJob(message: ToolRunMessage, deps: RunDeps, stopSignal?: AbortSignal): Promise<void> {
   const { tools, media, log } = deps;
   const queued = await tools.work.peek(message.jobId);
   if (!queued) return;

@@ -1,8 +1,7 @@
 import type { AppContext } from '../app-context.js';
 import type { Tools } from '../features/tools/create-tools.js';
 import type { JobQueue } from './queue.js';
-import { startToolWorkers } from './tool-run.worker.js';
-import { startAccountWorkers } from './account.workers.js';
+import { startAccountWorkers, startToolWorkers } from './workers.js';
 
 export interface ToolRuntimeOptions {
   /** Run workers in this process (the app by default; a worker process always). */
