@@ -1,33 +1,14 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useS3rver } from './helpers/s3rver.js';
 import sharp from 'sharp';
-// s3rver: a real S3-compatible server in-process (see storage.test.ts).
-import S3rver from 's3rver';
 import { accountMessages } from '../src/shared/messages.js';
 import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 import { upload } from './library.fixtures.js';
 
-const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'pr-account-delete-'));
-let s3server: InstanceType<typeof S3rver>;
-let s3Endpoint = '';
-
-beforeAll(async () => {
-  s3server = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory: path.join(tmpRoot, 's3rver'),
-    configureBuckets: [{ name: 'pixelrush-delete', configs: [] }],
-  });
-  s3Endpoint = `http://127.0.0.1:${(await s3server.run()).port}`;
-});
-afterAll(async () => {
-  await s3server?.close();
-  fs.rmSync(tmpRoot, { recursive: true, force: true });
-});
+const s3 = useS3rver('pr-account-delete-', 'pixelrush-delete');
+const tmpRoot = s3.root;
 
 const drivers: Array<[string, () => Record<string, string>]> = [
   ['local disk', () => ({ DATA_DIR: path.join(tmpRoot, 'local') })],
@@ -36,7 +17,7 @@ const drivers: Array<[string, () => Record<string, string>]> = [
     () => ({
       DATA_DIR: path.join(tmpRoot, 's3-app'),
       S3_BUCKET: 'pixelrush-delete',
-      S3_ENDPOINT: s3Endpoint,
+      S3_ENDPOINT: s3.endpoint,
       S3_ACCESS_KEY_ID: 'S3RVER',
       S3_SECRET_ACCESS_KEY: 'S3RVER',
     }),

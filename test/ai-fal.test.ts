@@ -11,6 +11,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AiProvider, ImageToVideoInput, LocalMedia, Progress, RunContext } from '../src/server/providers/ai/ai-provider.js';
+import { videoRequest } from './helpers/video-input.js';
 import { ProviderError } from '../src/server/providers/ai/ai-provider.js';
 import { createFalAiProvider, type FalAiProviderOptions } from '../src/server/providers/ai/fal/index.js';
 import { progressFromLogs } from '../src/server/providers/ai/fal/fal-provider.js';
@@ -111,22 +112,7 @@ async function rejection(p: Promise<unknown>): Promise<ProviderError> {
 
 const videoInput = (over: Partial<ImageToVideoInput> = {}): ImageToVideoInput => ({
   image,
-  prompt: 'a cat walks along the beach',
-  numFrames: 81,
-  framesPerSecond: 16,
-  resolution: '720p',
-  aspectRatio: 'auto',
-  numInferenceSteps: 27,
-  enableSafetyChecker: false,
-  enablePromptExpansion: false,
-  acceleration: 'regular',
-  interpolatorModel: 'film',
-  numInterpolatedFrames: 1,
-  adjustFpsForInterpolation: true,
-  guidanceScale: 3.5,
-  guidanceScale2: 3.5,
-  shift: 5,
-  loras: [],
+  ...videoRequest({ prompt: 'a cat walks along the beach', numFrames: 81, framesPerSecond: 16, resolution: '720p', aspectRatio: 'auto', interpolatorModel: 'film', numInterpolatedFrames: 1 }),
   ...over,
 });
 

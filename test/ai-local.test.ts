@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ImageToVideoInput, RunContext } from '../src/server/providers/ai/ai-provider.js';
+import type { RunContext } from '../src/server/providers/ai/ai-provider.js';
+import { videoRequest } from './helpers/video-input.js';
 import { ProviderError } from '../src/server/providers/ai/ai-provider.js';
 import {
   createLocalAiProvider,
@@ -396,24 +397,7 @@ describe('image editor', () => {
   });
 });
 
-const i2vBase: Omit<ImageToVideoInput, 'image'> = {
-  prompt: 'slow zoom in',
-  numFrames: 17,
-  framesPerSecond: 8,
-  resolution: '480p',
-  aspectRatio: '16:9',
-  numInferenceSteps: 27,
-  enableSafetyChecker: false,
-  enablePromptExpansion: false,
-  acceleration: 'regular',
-  interpolatorModel: 'none',
-  numInterpolatedFrames: 0,
-  adjustFpsForInterpolation: true,
-  guidanceScale: 3.5,
-  guidanceScale2: 3.5,
-  shift: 5,
-  loras: [],
-};
+const i2vBase = videoRequest();
 
 describe('image to video', () => {
   it('renders an h264 mp4 with the requested size, frames and duration', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { raceTest } from './helpers/test-db.js';
+import { raceTest, recordingQueries } from './helpers/test-db.js';
 import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 import { AppError } from '../src/server/core/errors.js';
 import { insufficientEnergyMessage } from '../src/shared/messages.js';
@@ -90,18 +90,8 @@ describe('L1 on any database: the spend is one conditional statement', () => {
   // makes it hold, on both passes: a read-then-write spend fails here.
   it('a spend sends exactly one statement: the spend_energy call (a refused one then reads what is owed)', async () => {
     const u = await registerUser(t, { energy: 3 });
-    const sent: string[] = [];
-    const recording: Tx = {
-      afterCommit: (fn) => void fn(),
-      query: (sql, params) => {
-        sent.push(sql.replace(/\s+/g, ' ').trim());
-        return t.db.query(sql, params);
-      },
-      exec: (sql) => {
-        sent.push(sql);
-        return t.db.exec(sql);
-      },
-    };
+    const { sent, recording: queries } = recordingQueries(t.db);
+    const recording: Tx = { ...queries, afterCommit: (fn) => void fn() };
     await t.ctx.services.energy.spend({ userId: u.id, cost: 2, toolName: 'Image Editor', description: 'one' }, recording);
     await expect(t.ctx.services.energy.spend({ userId: u.id, cost: 2, toolName: 'Image Editor', description: 'two' }, recording)).rejects.toMatchObject({
       code: 'insufficient_energy',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, errorStatus } from '../src/server/core/errors.js';
-import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
+import { appWithUser, type TestApp, type TestUser } from './helpers/test-app.js';
 
 /**
  * Own error codes only: the framework's refusals answer our JSON error shape
@@ -10,10 +10,7 @@ import { createTestApp, registerUser, type TestApp, type TestUser } from './help
 let t: TestApp;
 let user: TestUser;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  user = await registerUser(t);
-});
+beforeAll(async () => ({ t, user } = await appWithUser()));
 afterAll(() => t.close());
 
 const documentedCodes = () => {

@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
+import { appWithUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import { estimateFrom, formatRange } from '../src/server/features/estimates/estimates.service.js';
 
 let t: TestApp;
 let user: TestUser;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  user = await registerUser(t);
-});
+beforeAll(async () => ({ t, user } = await appWithUser()));
 afterAll(() => t.close());
 
 const estimate = async (tool: string, query = '') => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createdKey, decodeCursor, encodeCursor, pageOf, seqKey } from '../src/server/core/cursor.js';
 import { AppError } from '../src/server/core/errors.js';
-import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
+import { appWithUser, type TestApp, type TestUser } from './helpers/test-app.js';
 
 /**
  * One list shape and one cursor codec: every GET in the OpenAPI document that
@@ -11,10 +11,7 @@ import { createTestApp, registerUser, type TestApp, type TestUser } from './help
 let t: TestApp;
 let admin: TestUser;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await registerUser(t, { role: 'admin' });
-});
+beforeAll(async () => ({ t, user: admin } = await appWithUser({ role: 'admin' })));
 afterAll(() => t.close());
 
 describe('cursor codec', () => {

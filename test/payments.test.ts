@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raceTest } from './helpers/test-db.js';
-import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
+import { appWithUser, createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import { bundleCatalogue, price, startFakeStripe } from './helpers/fake-stripe.js';
 import { createStripeClient, STRIPE_API_VERSION, StripeGateway } from '../src/server/providers/payments/stripe-gateway.js';
 import { resolveBundlePrices } from '../src/server/features/payments/stripe-prices.js';
@@ -29,10 +29,7 @@ const checkoutBody = (price_id: string, extra: Record<string, unknown> = {}) => 
 describe('built-in test checkout (no Stripe keys)', () => {
   let t: TestApp;
   let user: TestUser;
-  beforeAll(async () => {
-    t = await createTestApp();
-    user = await registerUser(t);
-  });
+  beforeAll(async () => ({ t, user } = await appWithUser()));
   afterAll(() => t.close());
 
   const checkout = (body: Record<string, unknown>, who: TestUser = user) =>

@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgresServer, raceTest } from './helpers/test-db.js';
-import { createPeerApp, createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
+import { appWithUser, buyOnTestCheckout, createPeerApp, createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import { bundleCatalogue, startFakeStripe } from './helpers/fake-stripe.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 import { createMemoryMedia } from './helpers/memory-media.js';
@@ -274,33 +274,12 @@ describe('Stripe: refunds and disputes (Stripe-shaped events against the fake St
 describe('built-in test checkout: the admin refund runs the same webhook path', () => {
   let t: TestApp;
   let admin: TestUser;
-  beforeAll(async () => {
-    t = await createTestApp();
-    admin = await registerUser(t, { role: 'admin' });
-  });
+  beforeAll(async () => ({ t, user: admin } = await appWithUser({ role: 'admin' })));
   afterAll(() => t.close());
-
-  async function buyOnTestCheckout(who: TestUser): Promise<string> {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/functions/v1/stripe-checkout',
-      headers: who.headers,
-      payload: { price_id: 'price_pixelrush_starter', mode: 'payment', success_url: `${ORIGIN}/success`, cancel_url: `${ORIGIN}/dashboard` },
-    });
-    const { session_id } = res.json();
-    const paid = await t.app.inject({
-      method: 'POST',
-      url: `/checkout/test/${session_id}/pay`,
-      headers: { ...who.headers, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'card_number=4242+4242+4242+4242&expiry=12%2F34&cvc=123',
-    });
-    expect(paid.statusCode).toBe(303);
-    return session_id;
-  }
 
   it('a partial then a full refund take back 25 then 25; the event went through the signed webhook', async () => {
     const u = await registerUser(t);
-    const id = await buyOnTestCheckout(u);
+    const id = await buyOnTestCheckout(t, u);
     expect((await books(t, u.id)).energy_balance).toBe(50);
     const part = await t.app.inject({ method: 'POST', url: `/api/admin/purchases/${id}/refund`, headers: admin.headers, payload: { amount_cents: 500 } });
     expect(part.statusCode).toBe(200);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
+import { buyOnTestCheckout, createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 
 // Account > Purchases and Admin > Purchases: history with status and receipt, search and paging, detail with ledger entries.
 const ORIGIN = 'http://127.0.0.1:3000';
@@ -8,23 +8,7 @@ let admin: TestUser;
 let buyer: TestUser;
 let other: TestUser;
 
-async function buy(who: TestUser, priceId = 'price_pixelrush_starter'): Promise<string> {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/functions/v1/stripe-checkout',
-    headers: who.headers,
-    payload: { price_id: priceId, mode: 'payment', success_url: `${ORIGIN}/success`, cancel_url: `${ORIGIN}/dashboard` },
-  });
-  const { session_id } = res.json();
-  const paid = await t.app.inject({
-    method: 'POST',
-    url: `/checkout/test/${session_id}/pay`,
-    headers: { ...who.headers, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: 'card_number=4242+4242+4242+4242&expiry=12%2F34&cvc=123',
-  });
-  expect(paid.statusCode).toBe(303);
-  return session_id;
-}
+const buy = (who: TestUser, priceId?: string) => buyOnTestCheckout(t, who, priceId);
 
 beforeAll(async () => {
   t = await createTestApp();

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteStatus, INVITE_ALPHABET } from '../src/shared/invites.js';
 import { messages } from '../src/shared/messages.js';
-import { onPostgresServer, raceTest } from './helpers/test-db.js';
-import type { Queryable } from '../src/server/db/db.js';
+import { onPostgresServer, raceTest, recordingQueries } from './helpers/test-db.js';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -225,17 +224,7 @@ describe('A5 on any database: an invite use is one conditional statement, proven
     const inviter = await registerUser(t);
     const { invite } = (await generate(inviter)).json();
     const newcomer = await registerUser(t);
-    const sent: string[] = [];
-    const recording: Queryable = {
-      query: (sql, params) => {
-        sent.push(sql.replace(/\s+/g, ' ').trim());
-        return t.db.query(sql, params);
-      },
-      exec: (sql) => {
-        sent.push(sql);
-        return t.db.exec(sql);
-      },
-    };
+    const { sent, recording } = recordingQueries(t.db);
     expect(await t.ctx.services.referrals.redeem(recording, invite.invite_code, newcomer.id)).toBe(true);
     const touching = sent.filter((q) => /referral_invites/i.test(q));
     expect(touching).toHaveLength(1);

@@ -1,11 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// s3rver is a real S3-compatible server (HTTP, SigV4, presigned URLs, ranges) run in-process.
-import S3rver from 's3rver';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useS3rver } from './helpers/s3rver.js';
 import { AppLinkedStorage } from '../src/server/providers/storage/app-linked-storage.js';
 import { LocalStorage } from '../src/server/providers/storage/local-storage.js';
 import { S3Storage } from '../src/server/providers/storage/s3-storage.js';
@@ -18,26 +15,8 @@ import {
 } from '../src/server/providers/storage/storage.js';
 import { UrlSigner } from '../src/server/providers/storage/url-signer.js';
 
-const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'pr-storage-test-'));
-let s3server: InstanceType<typeof S3rver>;
-let s3Endpoint = '';
-
-beforeAll(async () => {
-  s3server = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory: path.join(tmpRoot, 's3rver'),
-    configureBuckets: [{ name: 'pixelrush-test', configs: [] }],
-  });
-  const addr = await s3server.run();
-  s3Endpoint = `http://127.0.0.1:${addr.port}`;
-});
-
-afterAll(async () => {
-  await s3server?.close();
-  fs.rmSync(tmpRoot, { recursive: true, force: true });
-});
+const s3 = useS3rver('pr-storage-test-', 'pixelrush-test');
+const tmpRoot = s3.root;
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -86,7 +65,7 @@ const s3Bucket = () =>
   new S3Storage({
     bucket: 'pixelrush-test',
     region: 'us-east-1',
-    endpoint: s3Endpoint,
+    endpoint: s3.endpoint,
     forcePathStyle: true,
     accessKeyId: 'S3RVER',
     secretAccessKey: 'S3RVER',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
+import { appWithUser, createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 import { linkIn, startSmtpSink, type SmtpSink } from './helpers/smtp-sink.js';
 import { welcomeGrantMessages } from '../src/shared/settings.schema.js';
@@ -31,10 +31,7 @@ const setGrant = (t: TestApp, who: TestUser, body: unknown) =>
 describe('welcome grant', () => {
   let t: TestApp;
   let admin: TestUser;
-  beforeAll(async () => {
-    t = await createTestApp();
-    admin = await registerUser(t, { role: 'admin' });
-  });
+  beforeAll(async () => ({ t, user: admin } = await appWithUser({ role: 'admin' })));
   afterAll(() => t.close());
 
   it('is 0 by default: a new account starts with nothing and no welcome entry', async () => {

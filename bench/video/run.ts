@@ -22,7 +22,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { ImageToVideoInput, RunContext } from '../../src/server/providers/ai/ai-provider.js';
+import type { RunContext } from '../../src/server/providers/ai/ai-provider.js';
+import { videoRequest } from '../../test/helpers/video-input.js';
 import { createLocalAiProvider, ffmpegPath, probeMedia } from '../../src/server/providers/ai/local/index.js';
 import { planVideoUpscale } from '../../src/server/providers/ai/local/video.js';
 import { scene } from '../upscale/scenes.js';
@@ -35,24 +36,7 @@ function ctx(): RunContext {
   return { signal: new AbortController().signal, onProgress: () => {}, workDir };
 }
 
-const i2v: Omit<ImageToVideoInput, 'image'> = {
-  prompt: 'slow zoom in while panning right',
-  numFrames: 64,
-  framesPerSecond: 16,
-  resolution: '480p',
-  aspectRatio: '16:9',
-  numInferenceSteps: 27,
-  enableSafetyChecker: false,
-  enablePromptExpansion: false,
-  acceleration: 'regular',
-  interpolatorModel: 'none',
-  numInterpolatedFrames: 0,
-  adjustFpsForInterpolation: true,
-  guidanceScale: 3.5,
-  guidanceScale2: 3.5,
-  shift: 5,
-  loras: [],
-};
+const i2v = videoRequest({ prompt: 'slow zoom in while panning right', numFrames: 64, framesPerSecond: 16 });
 
 /** RSS (bytes) of this process and all its descendants (ffmpeg). */
 function treeRss(): number {

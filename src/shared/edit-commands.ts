@@ -9,6 +9,8 @@
  * clamped to a safe range.
  */
 
+import { nonEmptyMatches } from './edit-language/matches.js';
+
 export type Position = 'top' | 'bottom' | 'center' | 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right';
 
 export type EditOp =
@@ -465,13 +467,7 @@ function parseClause(clause: string, texts: string[]): { matches: Match[]; unkno
   if (/\bbackground\b/.test(clause)) return { matches: [], unknown: true };
   const cands: Match[] = [];
   for (const rule of RULES) {
-    rule.re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = rule.re.exec(clause)) !== null) {
-      if (m[0].length === 0) {
-        rule.re.lastIndex++;
-        continue;
-      }
+    for (const m of nonEmptyMatches(rule.re, clause)) {
       const made = rule.make(m, clause);
       if (made) cands.push({ start: m.index, end: m.index + m[0].trimEnd().length, ...made });
     }

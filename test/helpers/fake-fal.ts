@@ -309,8 +309,10 @@ export async function startFakeFal(opts: { apiKey?: string } = {}): Promise<Fake
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
 
     // Storage: initiate, then the PUT of the bytes.
-    if (method === 'POST' && url.pathname === '/storage/upload/initiate') {
-      record.kind = 'initiate';
+    const initiate = /^\/storage\/upload\/initiate(-multipart)?$/.exec(url.pathname);
+    if (method === 'POST' && initiate) {
+      const multipart = initiate[1] !== undefined;
+      record.kind = multipart ? 'initiate-multipart' : 'initiate';
       if (!authorised()) return;
       if (url.searchParams.get('storage_type') !== 'fal-cdn-v3') return send(400, { detail: 'storage_type must be fal-cdn-v3' });
       const j = (record.json ?? {}) as { content_type?: string; file_name?: string };
@@ -321,26 +323,10 @@ export async function startFakeFal(opts: { apiKey?: string } = {}): Promise<Fake
         contentType: j.content_type,
         fileName: j.file_name,
         fileUrl: `${base}/files/${token}/${encodeURIComponent(j.file_name)}`,
+        ...(multipart ? { parts: new Map() } : {}),
       };
       fake.uploads.push(upload);
-      return send(200, { upload_url: `${base}/upload/${token}`, file_url: upload.fileUrl });
-    }
-    if (method === 'POST' && url.pathname === '/storage/upload/initiate-multipart') {
-      record.kind = 'initiate-multipart';
-      if (!authorised()) return;
-      if (url.searchParams.get('storage_type') !== 'fal-cdn-v3') return send(400, { detail: 'storage_type must be fal-cdn-v3' });
-      const j = (record.json ?? {}) as { content_type?: string; file_name?: string };
-      if (!j.content_type || !j.file_name) return send(422, { detail: [{ loc: ['body'], msg: 'content_type and file_name are required', type: 'missing' }] });
-      const token = randomUUID();
-      const upload: FakeUpload = {
-        token,
-        contentType: j.content_type,
-        fileName: j.file_name,
-        fileUrl: `${base}/files/${token}/${encodeURIComponent(j.file_name)}`,
-        parts: new Map(),
-      };
-      fake.uploads.push(upload);
-      return send(200, { upload_url: `${base}/multipart/${token}`, file_url: upload.fileUrl });
+      return send(200, { upload_url: `${base}/${multipart ? 'multipart' : 'upload'}/${token}`, file_url: upload.fileUrl });
     }
     if (parts[0] === 'multipart' && parts.length === 3) {
       const upload = fake.uploads.find((u) => u.token === parts[1] && u.parts);

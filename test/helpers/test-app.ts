@@ -61,17 +61,22 @@ export async function createTestApp(env: Record<string, string> = {}, toolOpts?:
         throw err;
       })
     : undefined;
+  return appOn(ctx, runtime);
+}
+
+/** The HTTP app on `ctx`, ready for inject(); closing it stops the runtime and the database too. */
+async function appOn(ctx: AppContext, runtime?: ToolRuntime): Promise<TestApp> {
   const app = await buildApp(ctx);
   await app.ready();
   return {
     ctx,
     app,
-    db,
+    db: ctx.db,
     runtime,
     async close() {
       await app.close();
       await runtime?.stop();
-      await db.close();
+      await ctx.db.close();
     },
   };
 }
@@ -87,18 +92,7 @@ export async function createPeerApp(t: TestApp, env: Record<string, string> = {}
   const config: Config = parseConfig({ NODE_ENV: 'test', DATA_DIR: './.tmp/test-data', LOG_LEVEL: 'silent', ...env });
   const db = await openPostgres({ connectionString: url, schema, max: 10 });
   const log = pino({ level: 'silent' });
-  const ctx: AppContext = { config, db, log, services: createServices(config, db, log) };
-  const app = await buildApp(ctx);
-  await app.ready();
-  return {
-    ctx,
-    app,
-    db,
-    async close() {
-      await app.close();
-      await db.close();
-    },
-  };
+  return appOn({ config, db, log, services: createServices(config, db, log) });
 }
 
 let counter = 0;
@@ -110,11 +104,16 @@ export interface TestUser {
   headers: { authorization: string };
 }
 
+export interface RegisterOptions {
+  name?: string;
+  email?: string;
+  password?: string;
+  role?: 'user' | 'vip' | 'admin';
+  energy?: number;
+}
+
 /** Registers an account through the HTTP contract; role set directly when asked. */
-export async function registerUser(
-  t: TestApp,
-  opts: { name?: string; email?: string; password?: string; role?: 'user' | 'vip' | 'admin'; energy?: number } = {},
-): Promise<TestUser> {
+export async function registerUser(t: TestApp, opts: RegisterOptions = {}): Promise<TestUser> {
   counter += 1;
   const email = opts.email ?? `user${counter}-${Date.now()}@example.com`;
   const res = await t.app.inject({
@@ -130,6 +129,32 @@ export async function registerUser(
   }
   if (opts.energy) await t.ctx.services.energy.grant(body.user.id, opts.energy, 'test grant');
   return { id: body.user.id, email, token: body.token, headers: { authorization: `Bearer ${body.token}` } };
+}
+
+/** A fresh test app with one registered account: the usual start of a test file or block. */
+export async function appWithUser(opts: RegisterOptions = {}): Promise<{ t: TestApp; user: TestUser }> {
+  const t = await createTestApp();
+  return { t, user: await registerUser(t, opts) };
+}
+
+/** Buys a price on the built-in test checkout and pays with the test card; the checkout session id. */
+export async function buyOnTestCheckout(t: TestApp, who: TestUser, priceId = 'price_pixelrush_starter'): Promise<string> {
+  const origin = 'http://127.0.0.1:3000';
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/functions/v1/stripe-checkout',
+    headers: who.headers,
+    payload: { price_id: priceId, mode: 'payment', success_url: `${origin}/success`, cancel_url: `${origin}/dashboard` },
+  });
+  const { session_id } = res.json() as { session_id: string };
+  const paid = await t.app.inject({
+    method: 'POST',
+    url: `/checkout/test/${session_id}/pay`,
+    headers: { ...who.headers, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'card_number=4242+4242+4242+4242&expiry=12%2F34&cvc=123',
+  });
+  if (paid.statusCode !== 303) throw new Error(`test checkout payment failed: ${paid.statusCode} ${paid.body}`);
+  return session_id;
 }
 
 /**

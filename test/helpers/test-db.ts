@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { Db } from '../../src/server/db/db.js';
+import type { Db, Queryable } from '../../src/server/db/db.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { openPglite } from '../../src/server/db/pglite.js';
 import { openPostgres } from '../../src/server/db/postgres.js';
@@ -45,3 +45,22 @@ export const onPostgresServer = () => !!process.env.DATABASE_URL;
  */
 export const raceTest = (title: string) =>
   onPostgresServer() ? title : `${title} [embedded: runs serially, proves the race only on the Postgres server]`;
+
+/**
+ * A connection that passes every statement on to `db` and keeps its text (whitespace
+ * folded) in `sent`, in order: for checking which statements an operation sends.
+ */
+export function recordingQueries(db: Queryable): { sent: string[]; recording: Queryable } {
+  const sent: string[] = [];
+  const recording: Queryable = {
+    query: (sql, params) => {
+      sent.push(sql.replace(/\s+/g, ' ').trim());
+      return db.query(sql, params);
+    },
+    exec: (sql) => {
+      sent.push(sql);
+      return db.exec(sql);
+    },
+  };
+  return { sent, recording };
+}

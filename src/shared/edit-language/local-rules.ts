@@ -6,6 +6,7 @@
  */
 import type { EditOp } from '../edit-commands.js';
 import type { EditStep, LookName, RegionAction, RegionName } from './steps.js';
+import { nonEmptyMatches } from './matches.js';
 import { BG, COLOR_HEX, COLOR_WORDS, FACE, SKY, SUBJ, TINT_WORDS, intensityAround } from './vocabulary.js';
 
 export interface RuleHit {
@@ -423,13 +424,7 @@ export const LOCAL_RULES: Rule[] = [
 export function findLocal(clause: string): RuleHit[] {
   const cands: Array<RuleHit & { order: number }> = [];
   LOCAL_RULES.forEach((rule, order) => {
-    rule.re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = rule.re.exec(clause)) !== null) {
-      if (m[0].length === 0) {
-        rule.re.lastIndex++;
-        continue;
-      }
+    for (const m of nonEmptyMatches(rule.re, clause)) {
       const end = m.index + m[0].trimEnd().length;
       const made = rule.make(m, clause, intensityAround(clause, m.index, end));
       if (!made) continue;

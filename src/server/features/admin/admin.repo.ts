@@ -93,15 +93,18 @@ export interface AdminUserRow {
   suspended_reason: string | null;
 }
 
-/** By e-mail, then id (e-mails of deleted accounts may repeat); `after` is the last row of the previous page. */
-export function searchUsers(db: Queryable, query: string, limit: number, after?: readonly [string, string]) {
-  return db.query<AdminUserRow>(
-    `SELECT u.id, u.email, u.full_name, u.role,
+/** An account as the admin screens read it (an account without a profile yet reads zeros). */
+const SELECT_ADMIN_USER = `SELECT u.id, u.email, u.full_name, u.role,
             COALESCE(p.energy_balance, 0) AS energy_balance,
             COALESCE(p.total_energy_purchased, 0) AS total_energy_purchased,
             COALESCE(p.energy_owed, 0) AS energy_owed,
             u.created_at, u.suspended_at, u.suspended_reason
-       FROM users u LEFT JOIN user_profiles p ON p.id = u.id
+       FROM users u LEFT JOIN user_profiles p ON p.id = u.id`;
+
+/** By e-mail, then id (e-mails of deleted accounts may repeat); `after` is the last row of the previous page. */
+export function searchUsers(db: Queryable, query: string, limit: number, after?: readonly [string, string]) {
+  return db.query<AdminUserRow>(
+    `${SELECT_ADMIN_USER}
       WHERE u.deleted_at IS NULL AND ($1 = '' OR u.email ILIKE $2 OR u.full_name ILIKE $2)
         AND ($4::text IS NULL OR (u.email, u.id) > ($4::text, $5::uuid))
       ORDER BY u.email, u.id
@@ -113,12 +116,7 @@ export function searchUsers(db: Queryable, query: string, limit: number, after?:
 export function findUser(db: Queryable, userId: string) {
   return one<AdminUserRow>(
     db,
-    `SELECT u.id, u.email, u.full_name, u.role,
-            COALESCE(p.energy_balance, 0) AS energy_balance,
-            COALESCE(p.total_energy_purchased, 0) AS total_energy_purchased,
-            COALESCE(p.energy_owed, 0) AS energy_owed,
-            u.created_at, u.suspended_at, u.suspended_reason
-       FROM users u LEFT JOIN user_profiles p ON p.id = u.id
+    `${SELECT_ADMIN_USER}
       WHERE u.id = $1`,
     [userId],
   );

@@ -42,36 +42,27 @@ export class LibrarySources {
    * checked like an upload (type by bytes, size, pixel/duration caps).
    */
   async readToLocalFile(userId: string, itemIdOrUrl: string, dir: string): Promise<LocalInput> {
-    const { db, storage } = this.store;
-    const ref = itemIdOrUrl.trim();
-    let row: repo.LibraryRow | undefined;
-    if (UUID_RE.test(ref)) {
-      row = await repo.findItem(db, userId, ref);
-    } else {
-      const key = storage.keyFromUrl(ref);
-      if (key !== null) {
-        if (keyOwner(key) !== userId) throw new AppError('not_found', 'Not found');
-        row = await repo.findItemByPath(db, userId, key);
-      } else {
-        const dest = path.join(dir, `input-${randomUUID()}`);
-        const { type, size } = await this.store.fetchValidated(ref, dest, undefined, this.fetchTimeoutMs).catch((err: unknown) => {
-          throw toAppError(err);
-        });
-        const named = `${dest}.${type.ext}`;
-        await fsp.rename(dest, named);
-        try {
-          await this.store.checkCaps(named, type);
-        } catch (err) {
-          await fsp.rm(named, { force: true });
-          throw toAppError(err);
-        }
-        return { path: named, contentType: type.contentType, size, kind: type.kind };
+    const source = await this.lookUp(userId, itemIdOrUrl);
+    if ('url' in source) {
+      const dest = path.join(dir, `input-${randomUUID()}`);
+      const { type, size } = await this.store.fetchValidated(source.url, dest, undefined, this.fetchTimeoutMs).catch((err: unknown) => {
+        throw toAppError(err);
+      });
+      const named = `${dest}.${type.ext}`;
+      await fsp.rename(dest, named);
+      try {
+        await this.store.checkCaps(named, type);
+      } catch (err) {
+        await fsp.rm(named, { force: true });
+        throw toAppError(err);
       }
+      return { path: named, contentType: type.contentType, size, kind: type.kind };
     }
+    const { row } = source;
     if (!row) throw new AppError('not_found', 'Not found');
     if (row.status !== 'ready' || isPendingPath(row.storage_path)) throw new AppError('conflict', msg.notReady);
     const dest = path.join(dir, `input-${randomUUID()}.${extensionFor(row.content_type)}`);
-    const size = await copyToLocal(storage, row.storage_path, dest);
+    const size = await copyToLocal(this.store.storage, row.storage_path, dest);
     return { path: dest, contentType: row.content_type, size, kind: row.kind, item: await this.store.toItem(row) };
   }
 
@@ -113,25 +104,17 @@ export class LibrarySources {
    * run starts, and a failure there is refunded.
    */
   async checkSource(userId: string, itemIdOrUrl: string, kind: MediaKind): Promise<{ width: number; height: number } | null> {
-    const { db, storage } = this.store;
     await this.quota.assertRoomForResults(userId);
-    const ref = itemIdOrUrl.trim();
-    let row: repo.LibraryRow | undefined;
-    if (UUID_RE.test(ref)) {
-      row = await repo.findItem(db, userId, ref);
-    } else {
-      const key = storage.keyFromUrl(ref);
-      if (key === null) {
-        try {
-          await this.store.fetcher.checkHost(SafeFetcher.parse(ref));
-        } catch (err) {
-          throw toAppError(err);
-        }
-        return null;
+    const source = await this.lookUp(userId, itemIdOrUrl);
+    if ('url' in source) {
+      try {
+        await this.store.fetcher.checkHost(SafeFetcher.parse(source.url));
+      } catch (err) {
+        throw toAppError(err);
       }
-      // Another user's link is answered as a missing one: whether it exists is not ours to say.
-      if (keyOwner(key) === userId) row = await repo.findItemByPath(db, userId, key);
+      return null;
     }
+    const { row } = source;
     if (!row) throw new AppError('not_found', sourceMessages.notFound(kind));
     if (row.status !== 'ready' || isPendingPath(row.storage_path)) throw new AppError('conflict', sourceMessages.notReady);
     if (row.kind !== kind) throw new AppError('unsupported_media_type', sourceMessages.wrongKind(kind));
@@ -140,5 +123,17 @@ export class LibrarySources {
       throw new AppError('payload_too_large', sourceMessages.tooLarge(mbLabel(this.store.maxBytes(kind))));
     }
     return row.width && row.height ? { width: row.width, height: row.height } : null;
+  }
+
+  /**
+   * What a run's source names: one of the user's items (by id, or by one of our links to its file)
+   * or an external URL. Another user's link reads as no item: whether it exists is not ours to say.
+   */
+  private async lookUp(userId: string, itemIdOrUrl: string): Promise<{ row: repo.LibraryRow | undefined } | { url: string }> {
+    const ref = itemIdOrUrl.trim();
+    if (UUID_RE.test(ref)) return { row: await repo.findItem(this.store.db, userId, ref) };
+    const key = this.store.storage.keyFromUrl(ref);
+    if (key === null) return { url: ref };
+    return { row: keyOwner(key) === userId ? await repo.findItemByPath(this.store.db, userId, key) : undefined };
   }
 }
