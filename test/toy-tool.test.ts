@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, uploadPicture, type TestApp } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
-import { toyInverter, toyTool } from './helpers/toy-tool/index.js';
+import { toyTool } from './helpers/toy-tool/server.js';
+import { toyInverter } from './helpers/toy-tool/hooks.js';
 import { BUILT_IN_TOOLS } from '../src/server/tools/index.js';
 import { ToolRegistry } from '../src/server/tools/registry.js';
 import { parseConfig } from '../src/server/config.js';
+import fs from 'node:fs';
+import path from 'node:path';
 
 /**
  * A sixth tool from its folder (test/helpers/toy-tool) plus one entry in the app's tool list: it
@@ -134,6 +137,21 @@ describe('a sixth tool from its folder', () => {
     expect(toy.calls.filter((c) => c.strength === 0.25)).toHaveLength(2);
   });
 
+  it('a target size is checked against the limit its own info declares, alone and in a batch, before any charge', async () => {
+    const user = await registerUser(t, { energy: 20 });
+    const image = await uploadPicture(t, user, 't.png', 40, 30);
+    const tooLarge = 'That size is more than the Toy Inverter can make from this image (80 px wide at most). Choose a smaller size.';
+    const run = await t.app.inject({ method: 'POST', url: '/functions/v1/toy-invert', headers: user.headers, payload: { image_url: image, output: { width: 81 } } });
+    expect(run.statusCode).toBe(400);
+    expect(run.json()).toMatchObject({ code: 'validation', error: tooLarge });
+    const batch = await t.app.inject({ method: 'POST', url: '/api/batches', headers: user.headers, payload: { tool: 'toy-invert', settings: { output: { width: 81 } }, items: [image] } });
+    expect(batch.statusCode).toBe(400);
+    expect(batch.json().error).toBe(`t.png: ${tooLarge}`);
+    expect(await balance(user.id)).toBe(20);
+    const within = await t.app.inject({ method: 'POST', url: '/functions/v1/toy-invert', headers: user.headers, payload: { image_url: image, output: { width: 80 } } });
+    expect(within.statusCode).toBe(200);
+  });
+
   it('a tool that does not declare batch is refused in a batch, before any charge', async () => {
     const user = await registerUser(t, { energy: 20 });
     const image = await uploadPicture(t, user, 'v.png');
@@ -141,6 +159,26 @@ describe('a sixth tool from its folder', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'validation', error: 'Choose a tool for the batch' });
     expect(await balance(user.id)).toBe(20);
+  });
+});
+
+describe('the toy is its folder plus one line', () => {
+  const root = path.resolve(import.meta.dirname, '..');
+  const folder = path.join(root, 'test/helpers/toy-tool');
+  const sources = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(path.join(dir, e.name)) : /\.(ts|tsx|mjs)$/.test(e.name) ? [path.join(dir, e.name)] : []));
+
+  it('its folder holds its info, schemas, server half and provider hooks, like a built-in tool folder', () => {
+    expect(fs.readdirSync(folder).sort()).toEqual(['hooks.ts', 'info.ts', 'schemas.ts', 'server.ts']);
+    for (const builtIn of fs.readdirSync(path.join(root, 'src/tools'), { withFileTypes: true }).filter((e) => e.isDirectory())) {
+      expect(fs.readdirSync(path.join(root, 'src/tools', builtIn.name))).toEqual(expect.arrayContaining(['info.ts', 'schemas.ts', 'server.ts']));
+    }
+  });
+
+  it('no product code or other test helper names it: the app gets it only from the tool list this test passes', () => {
+    const outside = [...sources(path.join(root, 'src')), ...sources(path.join(root, 'test/helpers')).filter((f) => !f.startsWith(folder + path.sep))];
+    const naming = outside.filter((f) => /toy-invert|toyTool|toyInfo|invertImage/.test(fs.readFileSync(f, 'utf8')));
+    expect(naming.map((f) => path.relative(root, f))).toEqual([]);
   });
 });
 

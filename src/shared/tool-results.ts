@@ -4,7 +4,6 @@ import { z } from 'zod';
  * What every tool run answers besides its own fields. Each tool's result and answer schemas are in
  * its folder (src/tools/<endpoint>/schemas.ts); the re-exports keep existing importers compiling.
  */
-export { baseResult, runAnswer } from '../tools/tool-schemas.js';
 export type { RestoreFindings } from '../tools/fal-image-restore/schemas.js';
 export { editorResponse } from '../tools/fal-image-editor/schemas.js';
 export { restoreResponse } from '../tools/fal-image-restore/schemas.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_OUTPUT_SIDE, outputMessages, targetOf, type OutputOptions } from './output.js';
-import { RANGES, TOOLS, type ToolEndpoint } from './tool-catalog.js';
+import { TOOLS, type ToolEndpoint, type ToolInfo } from './tool-catalog.js';
 import { editorBody } from '../tools/fal-image-editor/schemas.js';
 import { restoreBody } from '../tools/fal-image-restore/schemas.js';
 import { upscalerBody } from '../tools/fal-upscaler/schemas.js';
@@ -21,28 +21,20 @@ export const TOOL_BODIES = {
 
 
 /**
- * How far a target size may enlarge the source, per tool with output options: the upscaler's and
- * restore's largest scale, and what the editor resamples at most (past that it only blurs).
- */
-export const TARGET_MAX_ENLARGEMENT: Partial<Record<ToolEndpoint, number>> = {
-  'fal-upscaler': RANGES.upscalerScale.max,
-  'fal-image-restore': RANGES.restoreUpscaling.max,
-  'fal-image-editor': 4,
-};
-
-/**
  * Why a run's target size cannot be made from a source of this displayed size, or null: checked
  * before any charge by the server (for a library source, whose size it knows) and by the form.
+ * The limit is the tool's own (ToolInfo.maxEnlargement); an endpoint names a built-in tool.
  */
-export function targetRefusal(endpoint: string, output: OutputOptions | undefined, source: { width: number; height: number }): string | null {
-  const enlargement = TARGET_MAX_ENLARGEMENT[endpoint as ToolEndpoint];
+export function targetRefusal(tool: ToolInfo<string> | string, output: OutputOptions | undefined, source: { width: number; height: number }): string | null {
+  const info: ToolInfo<string> | undefined = typeof tool === 'string' ? TOOLS[tool as ToolEndpoint] : tool;
+  const enlargement = info?.maxEnlargement;
   const target = targetOf(output);
-  if (!enlargement || !target || !(source.width > 0 && source.height > 0)) return null;
-  const tool = TOOLS[endpoint as ToolEndpoint].price.displayName;
+  if (!info || !enlargement || !target || !(source.width > 0 && source.height > 0)) return null;
+  const name = info.price.displayName;
   const [from, other] = target.side === 'width' ? [source.width, source.height] : [source.height, source.width];
   const most = Math.floor(from * enlargement);
-  if (target.px > most) return outputMessages.tooLarge(tool, `${most} px ${target.side === 'width' ? 'wide' : 'high'}`);
-  if (Math.round((other * target.px) / from) > MAX_OUTPUT_SIDE) return outputMessages.tooLarge(tool, `${MAX_OUTPUT_SIDE} px a side`);
+  if (target.px > most) return outputMessages.tooLarge(name, `${most} px ${target.side === 'width' ? 'wide' : 'high'}`);
+  if (Math.round((other * target.px) / from) > MAX_OUTPUT_SIDE) return outputMessages.tooLarge(name, `${MAX_OUTPUT_SIDE} px a side`);
   return null;
 }
 

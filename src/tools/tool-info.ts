@@ -31,6 +31,11 @@ export interface ToolInfo<E extends string = ToolEndpoint> {
   output: 'image' | 'video';
   /** Library generation_type / AI tool label. */
   label: string;
+  /**
+   * How far a target size (output options) may enlarge the source; tools without it take no target
+   * size. Checked before any charge by the server and by the form.
+   */
+  maxEnlargement?: number;
 }
 
 export const PROMPT_MAX = 2000;

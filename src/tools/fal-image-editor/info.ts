@@ -5,6 +5,8 @@ export const editorInfo: ToolInfo<'fal-image-editor'> = {
   endpoint: 'fal-image-editor', pricing: 'fal-image-editor', view: 'fal-image-editor', title: 'AI Image Editor',
   operation: 'Editing your image', estimate: '45-90 seconds', timeLimitSeconds: 600,
   failure: 'Failed to edit image', newRunLabel: 'New Edit', output: 'image', label: 'AI Image Editor',
+  // What the editor resamples a result to at most: past that it only blurs.
+  maxEnlargement: 4,
 };
 
 export const editorMessages = {

@@ -1,4 +1,3 @@
-import { TARGET_MAX_ENLARGEMENT } from '../../shared/tools.js';
 import { editorInfo } from './info.js';
 import { editorBody, editorResponse, editorResult } from './schemas.js';
 import { cloudInterpretation } from '../../shared/edit-language/interpret.js';
@@ -6,9 +5,6 @@ import { editInterpretRequest, editInterpretation } from '../../shared/edit-lang
 import type { AiProvider } from '../../server/providers/ai/ai-provider.js';
 import { defineInterpretation, defineTool } from '../../server/tools/tool-definition.js';
 import { finishImageOutput } from '../../server/media/output.js';
-
-/** The editor makes a picture of its source's size; a target size resamples it, at most 4x (past that it only blurs). */
-const EDITOR_MAX_ENLARGEMENT = TARGET_MAX_ENLARGEMENT['fal-image-editor']!;
 
 // --- plain-language reading (issue 21): begin ---
 /** How the editor's provider reads a request: the local editor's own reading, or the cloud editor's 'as written'. */
@@ -33,7 +29,7 @@ export const imageEditorTool = defineTool({
   interpret: defineInterpretation({ input: editInterpretRequest, answer: editInterpretation, run: (provider, input) => readEdit(provider, input.prompt) }),
   async run(provider, input, image, ctx) {
     const out = await provider.editImage({ image, prompt: input.prompt, enableSafetyChecker: input.enable_safety_checker }, ctx);
-    const file = await finishImageOutput(out, input.output, ctx.workDir, { maxEnlargement: EDITOR_MAX_ENLARGEMENT, toolName: editorInfo.price.displayName });
+    const file = await finishImageOutput(out, input.output, ctx.workDir, { maxEnlargement: editorInfo.maxEnlargement!, toolName: editorInfo.price.displayName });
     return { output: file, result: { model: out.model, prompt_used: out.promptUsed }, prompt: input.prompt };
   },
   respond: (result, links) => ({ edited_url: links.url, original_url: links.originalUrl, prompt_used: result.prompt_used }),

@@ -1,12 +1,5 @@
 import type { ToolInfo } from '../tool-info.js';
 
-export const upscalerInfo: ToolInfo<'fal-upscaler'> = {
-  price: { default: 2, displayName: 'Image Upscaler', description: 'Enlarge images up to 8x with AI super-resolution' }, input: 'image',
-  endpoint: 'fal-upscaler', pricing: 'fal-upscaler', view: 'fal-upscaler', title: 'AI Image Upscaler',
-  operation: 'Upscaling your image', estimate: '30-60 seconds', timeLimitSeconds: 900,
-  failure: 'Failed to upscale image', newRunLabel: 'New Upscale', output: 'image', label: 'AI Image Upscaler',
-};
-
 export const upscalerMessages = {
   upscaleImage: 'Please select an image to upscale',
 } as const;
@@ -16,3 +9,12 @@ export const upscalerRanges = {
   upscalerScale: { min: 2, max: 8, step: 1, default: 2 },
   upscalerSteps: { min: 20, max: 100, step: 10, default: 50 },
 } as const;
+
+export const upscalerInfo: ToolInfo<'fal-upscaler'> = {
+  price: { default: 2, displayName: 'Image Upscaler', description: 'Enlarge images up to 8x with AI super-resolution' }, input: 'image',
+  endpoint: 'fal-upscaler', pricing: 'fal-upscaler', view: 'fal-upscaler', title: 'AI Image Upscaler',
+  operation: 'Upscaling your image', estimate: '30-60 seconds', timeLimitSeconds: 900,
+  failure: 'Failed to upscale image', newRunLabel: 'New Upscale', output: 'image', label: 'AI Image Upscaler',
+  // Its largest scale.
+  maxEnlargement: upscalerRanges.upscalerScale.max,
+};

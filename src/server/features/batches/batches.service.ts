@@ -14,7 +14,7 @@ import type { Tools } from '../tools/create-tools.js';
 import type { ToolSubmit } from '../tools/tool-submit.service.js';
 import type { ToolJobRow } from '../tools/tools.repo.js';
 import type { ParsedInput, Tool } from '../../tools/tool-definition.js';
-import { targetRefusal } from '../../../shared/tools.js';
+import { targetRefusal, type ToolInfo } from '../../../shared/tools.js';
 import type { OutputOptions } from '../../../shared/output.js';
 import {
   BATCH_EVENT,
@@ -100,7 +100,7 @@ export class BatchesService {
       const existing = await repo.findByIdempotencyKey(this.db, user.id, key);
       if (existing) return this.replay(existing, requestHash);
     }
-    await this.assertLibraryImages(user.id, input.items, definition.endpoint, settings.output as OutputOptions | undefined);
+    await this.assertLibraryImages(user.id, input.items, definition.info, settings.output as OutputOptions | undefined);
     await this.library.quota.assertRoomForResults(user.id);
 
     const created = await this.db.transaction(async (tx) => {
@@ -205,14 +205,14 @@ export class BatchesService {
 
   /** Every item must be a ready image of the caller's library (a run would fail on anything else). */
   /** Every item is a ready image of the caller's, and the target size (one for all) can be made from each. */
-  private async assertLibraryImages(userId: string, ids: string[], endpoint: string, output: OutputOptions | undefined): Promise<void> {
+  private async assertLibraryImages(userId: string, ids: string[], tool: ToolInfo<string>, output: OutputOptions | undefined): Promise<void> {
     const found = await this.library.queries.getMany(userId, ids);
     for (const id of ids) {
       const item = found.get(id);
       if (!item) throw new AppError('not_found', batchMessages.imageNotFound);
       if (item.kind !== 'image') throw new AppError('validation', batchMessages.notAnImage);
       if (item.status !== 'ready') throw new AppError('validation', batchMessages.imageNotReady);
-      const refusal = item.width && item.height ? targetRefusal(endpoint, output, { width: item.width, height: item.height }) : null;
+      const refusal = item.width && item.height ? targetRefusal(tool, output, { width: item.width, height: item.height }) : null;
       if (refusal) throw new AppError('validation', `${item.original_name}: ${refusal}`);
     }
   }

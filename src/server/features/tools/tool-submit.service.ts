@@ -64,7 +64,7 @@ export class ToolSubmit {
    */
   async checkSource(userId: string, definition: Tool, input: ParsedInput): Promise<void> {
     const size = await this.media.checkSource(userId, definition.sourceOf(input), definition.info.input);
-    const refusal = size ? targetRefusal(definition.endpoint, input.output as OutputOptions | undefined, size) : null;
+    const refusal = size ? targetRefusal(definition.info, input.output as OutputOptions | undefined, size) : null;
     if (refusal) throw new AppError('validation', refusal);
   }
 
