@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { messages } from '../src/shared/messages.js';
 import { Limiter } from '../src/server/features/limits/limiter.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
+import { freshNet, freshTag } from './helpers/fresh.js';
 
 /**
  * The sign-in throttle under parallel attack (issue: 75 of 150 parallel
@@ -38,10 +39,10 @@ const signUp = (email: string, ip: string, password = 'password1') =>
 
 describe('sign-in throttle under parallel attack', () => {
   it('150 parallel wrong passwords from 150 addresses: 10 are checked, the rest get 429 with Retry-After', async () => {
-    expect((await signUp('victim@example.com', '10.9.0.1')).statusCode).toBe(200);
-    const answers = await Promise.all(
-      Array.from({ length: 150 }, (_, i) => signIn('victim@example.com', `guess-${i}`, `172.16.${Math.floor(i / 200)}.${i % 200}`)),
-    );
+    const victim = `victim-${freshTag()}@example.com`;
+    const [home, strangers] = [freshNet('10.9'), freshNet('172.16')];
+    expect((await signUp(victim, `${home}.1`)).statusCode).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 150 }, (_, i) => signIn(victim, `guess-${i}`, `${strangers}.${i}`)));
     const checked = answers.filter((a) => a.statusCode === 401);
     const limited = answers.filter((a) => a.statusCode === 429);
     expect(checked).toHaveLength(10);
@@ -54,35 +55,38 @@ describe('sign-in throttle under parallel attack', () => {
       expect(wait).toBeLessThanOrEqual(60);
     }
     // The owner, at the address they signed up from, is not locked out by strangers.
-    expect((await signIn('victim@example.com', 'password1', '10.9.0.1')).statusCode).toBe(200);
+    expect((await signIn(victim, 'password1', `${home}.1`)).statusCode).toBe(200);
     // A stranger's address with the right password is still behind the account-wide wall.
-    expect((await signIn('victim@example.com', 'password1', '172.16.9.9')).statusCode).toBe(429);
+    expect((await signIn(victim, 'password1', `${strangers}.200`)).statusCode).toBe(429);
   }, 60_000);
 
   it('one address guessing one account in parallel gets 10 checks, even at a known address', async () => {
-    expect((await signUp('home@example.com', '10.9.0.2')).statusCode).toBe(200);
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => signIn('home@example.com', `nope-${i}`, '10.9.0.2')));
+    const [email, ip] = [`home-${freshTag()}@example.com`, `${freshNet('10.9')}.2`];
+    expect((await signUp(email, ip)).statusCode).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => signIn(email, `nope-${i}`, ip)));
     expect(answers.filter((a) => a.statusCode === 401)).toHaveLength(10);
     expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(30);
     expect(checks.count).toBe(10);
   }, 60_000);
 
   it('one address spraying many accounts gets its per-address allowance, and other addresses are untouched', async () => {
-    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => signIn(`spray${i}@example.com`, 'guess', '203.0.113.77')));
+    const [tag, net] = [freshTag(), freshNet('10.11')];
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => signIn(`spray${i}-${tag}@example.com`, 'guess', `${net}.77`)));
     expect(answers.filter((a) => a.statusCode === 401)).toHaveLength(20);
     expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(40);
     expect(checks.count).toBe(20);
-    expect((await signIn('spray1@example.com', 'guess', '203.0.113.78')).statusCode).toBe(401);
+    expect((await signIn(`spray1-${tag}@example.com`, 'guess', `${net}.78`)).statusCode).toBe(401);
   }, 60_000);
 
   it('sign-ups are throttled per address, and do not share a counter with sign-in', async () => {
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => signUp(`new${i}@example.com`, '198.18.0.5')));
+    const [tag, ip] = [freshTag(), `${freshNet('198.18')}.5`];
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => signUp(`new${i}-${tag}@example.com`, ip)));
     expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(20);
     expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(10);
-    const rows = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM users WHERE email LIKE 'new%@example.com'");
+    const rows = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM users WHERE email LIKE $1', [`new%-${tag}@example.com`]);
     expect(rows[0]!.n).toBe(20);
     // The same address can still sign in to an account it made.
-    expect((await signIn('new0@example.com', 'password1', '198.18.0.5')).statusCode).toBe(200);
+    expect((await signIn(`new0-${tag}@example.com`, 'password1', ip)).statusCode).toBe(200);
   }, 60_000);
 });
 

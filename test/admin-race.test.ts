@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../src/shared/messages.js';
 import type { AuthenticatedUser } from '../src/server/features/auth/auth.service.js';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
-import { onPostgresServer } from './helpers/test-db.js';
+import { holdLocks, onPostgresServer } from './helpers/test-db.js';
 
 /**
  * Admin changes are checked inside the transaction that makes them (issue
@@ -33,25 +33,15 @@ describe('admin changes under concurrency', () => {
     expect(actorB.role).toBe('admin');
 
     // A transaction holds both accounts; both demotions start and wait behind it.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const blocker = t.db.transaction(async (tx) => {
-      await tx.query('SELECT 1 FROM users WHERE id = ANY($1::uuid[]) FOR UPDATE', [[a.id, b.id]]);
-      locked();
-      await held;
-    });
-    await isLocked;
-    const demotions = Promise.allSettled([t.ctx.services.admin.setRole(actorA, b.id, 'user'), t.ctx.services.admin.setRole(actorB, a.id, 'user')]);
-    await new Promise((r) => setTimeout(r, onPostgresServer() ? 150 : 20));
-    if (onPostgresServer()) {
+    const lock = await holdLocks(t.db, 'SELECT 1 FROM users WHERE id = ANY($1::uuid[]) FOR UPDATE', [[a.id, b.id]]);
+    let demotions!: Promise<PromiseSettledResult<unknown>[]>;
+    try {
+      demotions = Promise.allSettled([t.ctx.services.admin.setRole(actorA, b.id, 'user'), t.ctx.services.admin.setRole(actorB, a.id, 'user')]);
       // Both really are waiting on the accounts' locks.
-      const [{ n }] = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%FOR UPDATE%'`);
-      expect(n).toBeGreaterThanOrEqual(2);
+      if (onPostgresServer()) await expect.poll(lock.waiting, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    } finally {
+      await lock.release();
     }
-    release();
-    await blocker;
     const outcomes = await demotions;
 
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);

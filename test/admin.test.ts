@@ -237,12 +237,15 @@ describe('POST /functions/v1/admin-update-pricing', () => {
   });
 
   it('concurrent saves serialize: every change is audited with the right old value', async () => {
+    // Only this try's saves: a retry must not count what the first try audited.
+    const [{ last }] = await t.db.query<{ last: string }>('SELECT COALESCE(max(id), 0)::text AS last FROM admin_audit');
     const results = await Promise.all(
       [10, 20, 30, 40, 50].map((cost) => updatePricing({ pricing_updates: { 'image-restore': cost } })),
     );
     expect(results.every((r) => r.statusCode === 200)).toBe(true);
     const rows = await t.db.query<{ old_value: { base_energy_cost: number }; new_value: { base_energy_cost: number } }>(
-      `SELECT old_value, new_value FROM admin_audit WHERE target = 'image-restore' ORDER BY id`,
+      `SELECT old_value, new_value FROM admin_audit WHERE target = 'image-restore' AND id > $1::bigint ORDER BY id`,
+      [last],
     );
     expect(rows).toHaveLength(5);
     // A chain: each save's old value is the previous save's new value.

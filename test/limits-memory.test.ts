@@ -4,6 +4,7 @@ import { Limiter } from '../src/server/features/limits/limiter.js';
 import { AuthService } from '../src/server/features/auth/auth.service.js';
 import { limitMessages } from '../src/shared/messages.js';
 import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
+import { freshNet, freshTag } from './helpers/fresh.js';
 import { png, tempDir, upload } from './library.fixtures.js';
 
 /**
@@ -76,7 +77,8 @@ describe('the account-wide sign-in wall', () => {
     t.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email, password }, remoteAddress: ip });
 
   it('guesses from strangers are refused without a lookup; the owner at a known address still signs in', async () => {
-    const owner = { email: `wall-${Date.now()}@example.com`, ip: '10.77.0.1' };
+    const strangers = freshNet('198.51');
+    const owner = { email: `wall-${freshTag()}@example.com`, ip: `${freshNet('10.77')}.1` };
     const signUp = await t.app.inject({
       method: 'POST',
       url: '/api/auth/sign-up/email',
@@ -86,7 +88,7 @@ describe('the account-wide sign-in wall', () => {
     expect(signUp.statusCode).toBe(200);
     const { db, trips } = countingDb(t.db);
     const auth = new AuthService(db, []);
-    const meta = (i: number) => ({ ip: `198.51.100.${i}` });
+    const meta = (i: number) => ({ ip: `${strangers}.${i}` });
     const attempts = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => auth.signIn({ email: owner.email, password: `guess-${i}` }, meta(i))));
     const codes = attempts.map((a) => (a.status === 'rejected' ? (a.reason as { code: string }).code : 'ok'));
     expect(codes.filter((c) => c === 'unauthenticated')).toHaveLength(10);
@@ -101,7 +103,7 @@ describe('the account-wide sign-in wall', () => {
     const session = await auth.signIn({ email: owner.email, password: 'password1' }, { ip: owner.ip });
     expect(session.user.email).toBe(owner.email);
     // The app's own wall (another AuthService) is raised by its own database refusal.
-    expect((await signIn(owner.email, 'password1', '198.51.100.250')).statusCode).toBe(429);
+    expect((await signIn(owner.email, 'password1', `${strangers}.250`)).statusCode).toBe(429);
     expect((await signIn(owner.email, 'password1', owner.ip)).statusCode).toBe(200);
   }, 60_000);
 });

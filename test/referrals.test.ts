@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteStatus, INVITE_ALPHABET } from '../src/shared/invites.js';
 import { messages } from '../src/shared/messages.js';
-import { onPostgresServer, raceTest, recordingQueries } from './helpers/test-db.js';
+import { holdLocks, onPostgresServer, raceTest, recordingQueries } from './helpers/test-db.js';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -235,27 +235,16 @@ describe('A5 on any database: an invite use is one conditional statement, proven
     const inviter = await registerUser(t);
     const { invite } = (await generate(inviter)).json();
     const [x, y] = [await registerUser(t), await registerUser(t)];
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const blocker = t.db.transaction(async (tx) => {
-      await tx.query('SELECT 1 FROM referral_invites WHERE id = $1 FOR UPDATE', [invite.id]);
-      locked();
-      await held;
-    });
-    await isLocked;
+    const lock = await holdLocks(t.db, 'SELECT 1 FROM referral_invites WHERE id = $1 FOR UPDATE', [invite.id]);
     const redeem = (userId: string) => t.db.transaction((tx) => t.ctx.services.referrals.redeem(tx, invite.invite_code, userId));
-    const both = Promise.all([redeem(x.id), redeem(y.id)]);
-    await new Promise((r) => setTimeout(r, onPostgresServer() ? 150 : 20));
-    if (onPostgresServer()) {
-      const [{ n }] = await t.db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%referral_invites%' AND query NOT ILIKE '%FOR UPDATE%'`,
-      );
-      expect(n).toBeGreaterThanOrEqual(2); // both really wait on the same invite
+    let both!: Promise<boolean[]>;
+    try {
+      both = Promise.all([redeem(x.id), redeem(y.id)]);
+      // Both really wait on the same invite.
+      if (onPostgresServer()) await expect.poll(lock.waiting, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    } finally {
+      await lock.release();
     }
-    release();
-    await blocker;
     expect((await both).sort()).toEqual([false, true]);
     const [row] = await t.db.query<{ current_uses: number }>('SELECT current_uses FROM referral_invites WHERE id = $1', [invite.id]);
     expect(row!.current_uses).toBe(1);

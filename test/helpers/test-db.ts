@@ -64,3 +64,43 @@ export function recordingQueries(db: Queryable): { sent: string[]; recording: Qu
   };
   return { sent, recording };
 }
+
+/**
+ * A transaction that takes row locks (lockSql) and holds them until release(),
+ * so a race starts with every racer queued behind it. On the Postgres server
+ * waiting() counts the sessions queued behind this one (pg_blocking_pids),
+ * which a test polls instead of sleeping. Call release() in a finally: a held
+ * lock left by a failed try would block the retry (on the embedded database,
+ * every query).
+ */
+export async function holdLocks(db: Db, lockSql: string, params: unknown[]) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let locked!: (pid: number) => void;
+  const isLocked = new Promise<number>((resolve) => (locked = resolve));
+  const done = db.transaction(async (tx) => {
+    await tx.query(lockSql, params);
+    const [{ pid }] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    locked(pid);
+    await held;
+  });
+  const pid = await Promise.race([isLocked, done.then(() => Promise.reject(new Error('the lock transaction ended early')))]);
+  return {
+    // Behind it directly, or in line behind one that is (a second waiter for a row waits on the first).
+    waiting: async () =>
+      (
+        await db.query<{ n: number }>(
+          `WITH RECURSIVE behind(pid) AS (
+             SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))
+             UNION
+             SELECT a.pid FROM pg_stat_activity a JOIN behind b ON b.pid = ANY(pg_blocking_pids(a.pid))
+           ) SELECT count(*)::int AS n FROM behind`,
+          [pid],
+        )
+      )[0]!.n,
+    release: async () => {
+      release();
+      await done;
+    },
+  };
+}
