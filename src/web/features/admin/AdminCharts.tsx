@@ -7,7 +7,9 @@ import { CHART_DAYS } from '../../../shared/admin-jobs.schema.js';
 import { call, client, describeError } from '../../lib/api';
 import { adminKeys, numberFormat } from './adminApi';
 import { toolTitle } from './JobsConsole';
-import { ErrorBox, Panel, Skeleton } from './ui';
+import { Panel } from './ui';
+import { ErrorBox } from '../../components/ErrorBox';
+import { Skeleton } from '../../components/Skeleton';
 
 /**
  * The admin dashboard's charts (loaded on their own, after the rest of the dashboard): ENERGY sold vs

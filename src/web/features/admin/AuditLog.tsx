@@ -1,10 +1,11 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { ArrowRight, History, RotateCw } from 'lucide-react';
+import { ArrowRight, History } from 'lucide-react';
 import { TOOL_CATALOG, type ToolName } from '../../../shared/pricing.js';
-import { Button } from '../../components/Button';
-import { call, client, describeError } from '../../lib/api';
+import { RefreshButton } from '../../components/RefreshButton';
+import { LoadOlder, QueryStates } from '../../components/QueryStates';
+import { call, client } from '../../lib/api';
 import { adminKeys, formatDateTime, numberFormat, type AuditEntry } from './adminApi';
-import { ErrorBox, Skeleton, StatusPill } from './ui';
+import { StatusPill } from './ui';
 
 const PAGE_SIZE = 20;
 
@@ -98,25 +99,22 @@ export function AuditLog() {
     <div className="space-y-3">
       <div className="flex items-center justify-between gap-2">
         <p className="text-sm text-zinc-400">Every change to prices, plans, registration, roles, grants and refunds.</p>
-        <Button variant="ghost" size="sm" onClick={() => void q.refetch()} loading={q.isRefetching} aria-label="Refresh change history">
-          {!q.isRefetching && <RotateCw className="size-3.5" aria-hidden="true" />}
-          <span className="hidden sm:inline">Refresh</span>
-        </Button>
+        <RefreshButton onRefresh={q.refetch} busy={q.isRefetching} label="Refresh change history" />
       </div>
-      {q.isPending ? (
-        <div className="space-y-2">
-          {Array.from({ length: 3 }, (_, i) => (
-            <Skeleton key={i} className="h-14" />
-          ))}
-        </div>
-      ) : q.isError && items.length === 0 ? (
-        <ErrorBox onRetry={() => void q.refetch()}>Could not load the change history: {describeError(q.error)}</ErrorBox>
-      ) : items.length === 0 ? (
-        <div className="rounded-xl border border-dashed border-zinc-800 px-4 py-8 text-center">
-          <History className="mx-auto size-8 text-zinc-700" aria-hidden="true" />
-          <p className="mt-2 text-sm text-zinc-400">No admin changes yet.</p>
-        </div>
-      ) : (
+      <QueryStates
+        pending={q.isPending}
+        error={items.length === 0 ? q.error : null}
+        onRetry={() => void q.refetch()}
+        failed="Could not load the change history"
+        count={items.length}
+        bar="h-14"
+        empty={
+          <div className="rounded-xl border border-dashed border-zinc-800 px-4 py-8 text-center">
+            <History className="mx-auto size-8 text-zinc-700" aria-hidden="true" />
+            <p className="mt-2 text-sm text-zinc-400">No admin changes yet.</p>
+          </div>
+        }
+      >
         <>
           <ul className="divide-y divide-zinc-800/80 overflow-hidden rounded-xl border border-zinc-800" aria-label="Admin change history">
             {items.map((e) => {
@@ -140,16 +138,9 @@ export function AuditLog() {
               );
             })}
           </ul>
-          {q.hasNextPage && (
-            <div className="text-center">
-              <Button variant="secondary" size="sm" onClick={() => void q.fetchNextPage()} loading={q.isFetchingNextPage}>
-                Load older
-              </Button>
-            </div>
-          )}
-          {q.isFetchNextPageError && <ErrorBox>Could not load older changes: {describeError(q.error)}</ErrorBox>}
+          <LoadOlder query={q} failed="Could not load older changes" />
         </>
-      )}
+      </QueryStates>
     </div>
   );
 }

@@ -4,7 +4,9 @@ import clsx from 'clsx';
 import { call, client, describeError } from '../../lib/api';
 import { adminKeys, numberFormat } from './adminApi';
 import { toolTitle } from './JobsConsole';
-import { ErrorBox, Panel, Skeleton } from './ui';
+import { Panel } from './ui';
+import { ErrorBox } from '../../components/ErrorBox';
+import { Skeleton } from '../../components/Skeleton';
 
 /** A failure share worth a look: amber from 10 %, red from 25 %. */
 function Rate({ runs, failed }: { runs: number; failed: number }) {

@@ -1,13 +1,16 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { Ban, ListChecks, RotateCcw, RotateCw } from 'lucide-react';
+import { Ban, ListChecks, RotateCcw } from 'lucide-react';
 import { toast } from 'sonner';
 import { TOOLS, type ToolEndpoint } from '../../../shared/tool-catalog.js';
 import { ADMIN_JOB_STATUSES, type AdminJob } from '../../../shared/admin-jobs.schema.js';
 import { Button } from '../../components/Button';
+import { RefreshButton } from '../../components/RefreshButton';
+import { LoadOlder, QueryStates } from '../../components/QueryStates';
+import { useDebounced } from '../../lib/useDebounced';
 import { call, client, describeError, errorMessage } from '../../lib/api';
 import { adminKeys, formatDateTime, numberFormat } from './adminApi';
-import { ErrorBox, Skeleton, StatusPill } from './ui';
+import { StatusPill } from './ui';
 
 const PAGE_SIZE = 20;
 
@@ -33,15 +36,6 @@ function duration(ms: number | null): string {
   if (ms < 1000) return `${ms} ms`;
   if (ms < 120_000) return `${(ms / 1000).toFixed(1)} s`;
   return `${Math.round(ms / 60_000)} min`;
-}
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
 }
 
 /** GET /api/admin/jobs: every run, filtered by tool, status, user and time; retry and cancel one. */
@@ -130,57 +124,47 @@ export function JobsConsole() {
             ))}
           </select>
         </div>
-        <Button variant="ghost" size="sm" onClick={() => void q.refetch()} loading={q.isRefetching} aria-label="Refresh jobs" className="col-span-2 justify-self-end md:col-span-1">
-          {!q.isRefetching && <RotateCw className="size-3.5" aria-hidden="true" />}
-          <span>Refresh</span>
-        </Button>
+        <RefreshButton onRefresh={q.refetch} busy={q.isRefetching} label="Refresh jobs" wide className="col-span-2 justify-self-end md:col-span-1" />
       </div>
 
-      {q.isPending ? (
-        <div className="space-y-2">
-          {Array.from({ length: 3 }, (_, i) => (
-            <Skeleton key={i} className="h-16" />
-          ))}
-        </div>
-      ) : q.isError && items.length === 0 ? (
-        <ErrorBox onRetry={() => void q.refetch()}>Could not load jobs: {describeError(q.error)}</ErrorBox>
-      ) : items.length === 0 ? (
-        <div className="rounded-xl border border-dashed border-zinc-800 px-4 py-8 text-center">
-          <ListChecks className="mx-auto size-8 text-zinc-700" aria-hidden="true" />
-          <p className="mt-2 text-sm text-zinc-400">{filtered ? 'No jobs match these filters.' : 'No jobs yet.'}</p>
-          {filtered && (
-            <Button
-              variant="secondary"
-              size="sm"
-              className="mt-3"
-              onClick={() => {
-                setTool('');
-                setStatus('');
-                setUserText('');
-                setPeriod('all');
-              }}
-            >
-              Clear filters
-            </Button>
-          )}
-        </div>
-      ) : (
+      <QueryStates
+        pending={q.isPending}
+        error={items.length === 0 ? q.error : null}
+        onRetry={() => void q.refetch()}
+        failed="Could not load jobs"
+        count={items.length}
+        bar="h-16"
+        empty={
+          <div className="rounded-xl border border-dashed border-zinc-800 px-4 py-8 text-center">
+            <ListChecks className="mx-auto size-8 text-zinc-700" aria-hidden="true" />
+            <p className="mt-2 text-sm text-zinc-400">{filtered ? 'No jobs match these filters.' : 'No jobs yet.'}</p>
+            {filtered && (
+              <Button
+                variant="secondary"
+                size="sm"
+                className="mt-3"
+                onClick={() => {
+                  setTool('');
+                  setStatus('');
+                  setUserText('');
+                  setPeriod('all');
+                }}
+              >
+                Clear filters
+              </Button>
+            )}
+          </div>
+        }
+      >
         <>
           <ul className="divide-y divide-zinc-800/80 overflow-hidden rounded-xl border border-zinc-800" aria-label="Jobs">
             {items.map((job) => (
               <JobRow key={job.id} job={job} />
             ))}
           </ul>
-          {q.hasNextPage && (
-            <div className="text-center">
-              <Button variant="secondary" size="sm" onClick={() => void q.fetchNextPage()} loading={q.isFetchingNextPage}>
-                Load older
-              </Button>
-            </div>
-          )}
-          {q.isFetchNextPageError && <ErrorBox>Could not load older jobs: {describeError(q.error)}</ErrorBox>}
+          <LoadOlder query={q} failed="Could not load older jobs" />
         </>
-      )}
+      </QueryStates>
     </div>
   );
 }

@@ -6,7 +6,9 @@ import { TOOL_CATALOG, type ToolName } from '../../../shared/pricing.js';
 import { call, client, describeError } from '../../lib/api';
 import { Button } from '../../components/Button';
 import { adminKeys, formatDateTime, money, numberFormat } from './adminApi';
-import { ErrorBox, Panel, Skeleton } from './ui';
+import { Panel } from './ui';
+import { ErrorBox } from '../../components/ErrorBox';
+import { Skeleton } from '../../components/Skeleton';
 
 function toolLabel(tool: string): string {
   return TOOL_CATALOG[tool as ToolName]?.displayName ?? tool;

@@ -14,7 +14,9 @@ import { call, client, describeError, errorMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { fetchPricing } from '../../lib/usePricing';
 import { adminKeys, money, numberFormat, parseBaseCost, parseWholeNumber } from './adminApi';
-import { ErrorBox, Panel, Skeleton, StatusPill, SuccessBox } from './ui';
+import { Panel, StatusPill, SuccessBox } from './ui';
+import { ErrorBox } from '../../components/ErrorBox';
+import { Skeleton } from '../../components/Skeleton';
 
 const RUNNABLE_TOOLS: ReadonlySet<string> = new Set(Object.values(VIEW_TOOL));
 

@@ -1,27 +1,21 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Loader2, Receipt, Search, Undo2 } from 'lucide-react';
 import { toast } from 'sonner';
 import { Button } from '../../components/Button';
+import { LoadOlder, QueryStates } from '../../components/QueryStates';
+import { useDebounced } from '../../lib/useDebounced';
 import { call, client, describeError, errorMessage } from '../../lib/api';
 import { formatMoney, PurchaseStatus } from '../payments/purchase-format';
 import { adminKeys, formatDateTime, numberFormat } from './adminApi';
-import { ErrorBox, Skeleton } from './ui';
+import { ErrorBox } from '../../components/ErrorBox';
+import { Skeleton } from '../../components/Skeleton';
 
 const PAGE = 20;
 const keys = {
   list: (q: string) => [...adminKeys.all, 'purchases', q] as const,
   detail: (id: string) => [...adminKeys.all, 'purchase', id] as const,
 };
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
 
 /** Admin > Purchases: find a purchase by the buyer's e-mail or its id, see its ledger entries, refund it. */
 export function PurchasesAdmin() {
@@ -54,20 +48,20 @@ function PurchaseList({ onOpen }: { onOpen: (id: string) => void }) {
         <input id={inputId} type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Search by e-mail or purchase id" className="input pl-10" autoComplete="off" />
         {q.isFetching && !q.isPending && <Loader2 className="absolute top-1/2 right-3.5 size-4 -translate-y-1/2 animate-spin text-zinc-400" aria-label="Searching" />}
       </div>
-      {q.isPending ? (
-        <div className="space-y-2">
-          {Array.from({ length: 3 }, (_, i) => (
-            <Skeleton key={i} className="h-14" />
-          ))}
-        </div>
-      ) : q.isError && items.length === 0 ? (
-        <ErrorBox onRetry={() => void q.refetch()}>Could not load purchases: {describeError(q.error)}</ErrorBox>
-      ) : items.length === 0 ? (
-        <div className="rounded-xl border border-dashed border-zinc-800 px-4 py-8 text-center">
-          <Receipt className="mx-auto size-8 text-zinc-700" aria-hidden="true" />
-          <p className="mt-2 text-sm text-zinc-400">{query ? 'No purchase matches this search.' : 'No purchases yet.'}</p>
-        </div>
-      ) : (
+      <QueryStates
+        pending={q.isPending}
+        error={items.length === 0 ? q.error : null}
+        onRetry={() => void q.refetch()}
+        failed="Could not load purchases"
+        count={items.length}
+        bar="h-14"
+        empty={
+          <div className="rounded-xl border border-dashed border-zinc-800 px-4 py-8 text-center">
+            <Receipt className="mx-auto size-8 text-zinc-700" aria-hidden="true" />
+            <p className="mt-2 text-sm text-zinc-400">{query ? 'No purchase matches this search.' : 'No purchases yet.'}</p>
+          </div>
+        }
+      >
         <>
           <ul className="divide-y divide-zinc-800/80 overflow-hidden rounded-xl border border-zinc-800" aria-label="Purchases">
             {items.map((p) => (
@@ -89,15 +83,9 @@ function PurchaseList({ onOpen }: { onOpen: (id: string) => void }) {
               </li>
             ))}
           </ul>
-          {q.hasNextPage && (
-            <div className="text-center">
-              <Button variant="secondary" size="sm" onClick={() => void q.fetchNextPage()} loading={q.isFetchingNextPage}>
-                Load older
-              </Button>
-            </div>
-          )}
+          <LoadOlder query={q} />
         </>
-      )}
+      </QueryStates>
     </div>
   );
 }

@@ -8,7 +8,8 @@ import { adminUiMessages } from '../../../shared/messages.js';
 import { call, client, describeError, errorMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { adminKeys } from './adminApi';
-import { ErrorBox, Skeleton } from './ui';
+import { ErrorBox } from '../../components/ErrorBox';
+import { Skeleton } from '../../components/Skeleton';
 import { WelcomeGrantField } from './WelcomeGrantField';
 
 /** requirements §2: the referral-only registration switch, applied immediately (PUT /api/settings/referral). */

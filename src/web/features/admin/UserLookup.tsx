@@ -1,25 +1,18 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Ban, Crown, Gift, Loader2, Search, ShieldCheck, Undo2, UserRound } from 'lucide-react';
 import { toast } from 'sonner';
 import { ROLES, type Role } from '../../../shared/constants.js';
 import { useUser } from '../../app/auth';
 import { Button } from '../../components/Button';
+import { QueryStates } from '../../components/QueryStates';
+import { useDebounced } from '../../lib/useDebounced';
 import { call, client, describeError, errorMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { adminKeys, formatDateTime, numberFormat, type AdminUser } from './adminApi';
-import { ErrorBox, Skeleton, StatusPill } from './ui';
+import { StatusPill } from './ui';
 
 const RESULTS = 20;
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
 
 const ROLE_LABEL: Record<Role, string> = { user: 'User', vip: 'VIP', admin: 'Admin' };
 
@@ -74,19 +67,19 @@ export function UserLookup() {
         )}
       </div>
 
-      {q.isPending ? (
-        <div className="space-y-2">
-          {Array.from({ length: 3 }, (_, i) => (
-            <Skeleton key={i} className="h-20" />
-          ))}
-        </div>
-      ) : q.isError ? (
-        <ErrorBox onRetry={() => void q.refetch()}>Could not search accounts: {describeError(q.error)}</ErrorBox>
-      ) : items.length === 0 ? (
-        <p className="rounded-xl border border-dashed border-zinc-800 px-4 py-6 text-center text-sm text-zinc-400">
-          No accounts match “{query}”.
-        </p>
-      ) : (
+      <QueryStates
+        pending={q.isPending}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        failed="Could not search accounts"
+        count={items.length}
+        bar="h-20"
+        empty={
+          <p className="rounded-xl border border-dashed border-zinc-800 px-4 py-6 text-center text-sm text-zinc-400">
+            No accounts match “{query}”.
+          </p>
+        }
+      >
         <>
           <ul className="space-y-2" aria-label="Accounts">
             {items.map((u) => (
@@ -95,7 +88,7 @@ export function UserLookup() {
           </ul>
           {items.length >= RESULTS && <p className="text-center text-xs text-zinc-400">Showing the first {RESULTS} matches. Refine the search to narrow it down.</p>}
         </>
-      )}
+      </QueryStates>
     </div>
   );
 }

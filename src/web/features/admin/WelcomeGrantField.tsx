@@ -6,7 +6,8 @@ import { MAX_WELCOME_ENERGY, welcomeGrantMessages } from '../../../shared/settin
 import { Button } from '../../components/Button';
 import { call, client, describeError, errorMessage } from '../../lib/api';
 import { adminKeys, numberFormat } from './adminApi';
-import { ErrorBox, Skeleton } from './ui';
+import { ErrorBox } from '../../components/ErrorBox';
+import { Skeleton } from '../../components/Skeleton';
 
 /** The welcome grant every new account gets once (decision 028); 0 turns it off. */
 export function WelcomeGrantField() {

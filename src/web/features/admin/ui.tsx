@@ -1,7 +1,6 @@
 import type { ComponentType, ReactNode } from 'react';
-import { AlertCircle, CheckCircle2, RotateCw } from 'lucide-react';
+import { CheckCircle2 } from 'lucide-react';
 import clsx from 'clsx';
-import { Button } from '../../components/Button';
 
 /** A titled panel used by the admin and referral screens. */
 export function Panel({
@@ -46,24 +45,6 @@ export function Panel({
   );
 }
 
-/** Red error box, optionally with a retry button. */
-export function ErrorBox({ children, onRetry, retryLabel = 'Try Again', className }: { children: ReactNode; onRetry?: () => void; retryLabel?: string; className?: string }) {
-  return (
-    <div
-      role="alert"
-      className={clsx('flex flex-wrap items-start gap-2.5 rounded-xl border border-red-500/40 bg-red-500/10 px-3.5 py-3 text-sm text-red-300', className)}
-    >
-      <AlertCircle className="mt-0.5 size-4 shrink-0 text-red-400" aria-hidden="true" />
-      <span className="min-w-0 flex-1 break-words">{children}</span>
-      {onRetry && (
-        <Button variant="secondary" size="sm" onClick={onRetry} className="shrink-0">
-          <RotateCw className="size-3.5" aria-hidden="true" /> {retryLabel}
-        </Button>
-      )}
-    </div>
-  );
-}
-
 /** Green confirmation box. */
 export function SuccessBox({ children, className }: { children: ReactNode; className?: string }) {
   return (
@@ -75,11 +56,6 @@ export function SuccessBox({ children, className }: { children: ReactNode; class
       <span className="min-w-0 flex-1">{children}</span>
     </div>
   );
-}
-
-/** Placeholder bars while something loads. */
-export function Skeleton({ className }: { className?: string }) {
-  return <span aria-hidden="true" className={clsx('block animate-pulse rounded-lg bg-zinc-800/80', className)} />;
 }
 
 export function StatusPill({ tone, children }: { tone: 'emerald' | 'amber' | 'red' | 'zinc' | 'sky' | 'fuchsia'; children: ReactNode }) {

@@ -15,7 +15,9 @@ import {
 import { inviteMessages } from '../../../shared/messages.js';
 import { Button } from '../../components/Button';
 import { call, client, describeError, errorMessage } from '../../lib/api';
-import { ErrorBox, Panel, Skeleton, StatusPill, SuccessBox } from '../admin/ui';
+import { Panel, StatusPill, SuccessBox } from '../admin/ui';
+import { ErrorBox } from '../../components/ErrorBox';
+import { Skeleton } from '../../components/Skeleton';
 import { CopyButton } from './CopyButton';
 import { formatDate, referralKeys, STATUS_TONE } from './referralsApi';
 

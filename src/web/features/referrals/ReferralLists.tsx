@@ -1,25 +1,19 @@
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { ChevronLeft, ChevronRight, Filter, RotateCw, Search, UserPlus, Users } from 'lucide-react';
+import { ChevronLeft, ChevronRight, Filter, Search, UserPlus, Users } from 'lucide-react';
 import { REFERRALS_SHOWN } from '../../../shared/constants.js';
 import type { InviteStatus, Referral } from '../../../shared/invites.js';
 import type { CountedPage } from '../../../shared/page.schema.js';
 import { Button } from '../../components/Button';
-import { call, client, describeError } from '../../lib/api';
-import { ErrorBox, Panel, Skeleton } from '../admin/ui';
+import { RefreshButton } from '../../components/RefreshButton';
+import { QueryStates } from '../../components/QueryStates';
+import { useDebounced } from '../../lib/useDebounced';
+import { call, client } from '../../lib/api';
+import { Panel } from '../admin/ui';
 import { InviteItem } from './MyInvites';
 import { formatDateTime, referralKeys } from './referralsApi';
 
 const PAGE_SIZE = 25;
-
-function useDebounced<T>(value: T, ms = 300): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
 
 /** Runs `reset` during render when `key` changes (a new filter starts at the first page). */
 function useResetOnChange(key: string, reset: () => void) {
@@ -88,35 +82,33 @@ export function MyReferrals() {
       }
       icon={Users}
       actions={
-        <Button variant="ghost" size="sm" onClick={() => void q.refetch()} loading={q.isRefetching} aria-label="Refresh referrals">
-          {!q.isRefetching && <RotateCw className="size-3.5" aria-hidden="true" />}
-          <span className="hidden sm:inline">Refresh</span>
-        </Button>
+        <RefreshButton onRefresh={q.refetch} busy={q.isRefetching} label="Refresh referrals" />
       }
       bodyClassName=""
     >
-      {q.isPending ? (
-        <div className="space-y-2 p-4">
-          <Skeleton className="h-12" />
-          <Skeleton className="h-12" />
-        </div>
-      ) : q.isError ? (
-        <div className="p-4">
-          <ErrorBox onRetry={() => void q.refetch()}>Could not load your referrals: {describeError(q.error)}</ErrorBox>
-        </div>
-      ) : items.length === 0 ? (
-        <div className="px-4 py-10 text-center">
-          <UserPlus className="mx-auto size-9 text-zinc-700" aria-hidden="true" />
-          <p className="mt-2 text-sm font-medium text-zinc-300">No referrals yet</p>
-          <p className="mt-1 text-xs text-zinc-400">When someone creates an account with your code, they show up here.</p>
-        </div>
-      ) : (
+      <QueryStates
+        pending={q.isPending}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        failed="Could not load your referrals"
+        count={items.length}
+        bar="h-12"
+        bars={2}
+        inset
+        empty={
+          <div className="px-4 py-10 text-center">
+            <UserPlus className="mx-auto size-9 text-zinc-700" aria-hidden="true" />
+            <p className="mt-2 text-sm font-medium text-zinc-300">No referrals yet</p>
+            <p className="mt-1 text-xs text-zinc-400">When someone creates an account with your code, they show up here.</p>
+          </div>
+        }
+      >
         <ul className="divide-y divide-zinc-800/80" aria-label="Referrals">
           {items.map((r) => (
             <ReferralRow key={r.id} r={r} />
           ))}
         </ul>
-      )}
+      </QueryStates>
     </Panel>
   );
 }
@@ -200,15 +192,6 @@ function useAdminPage<T, F extends Record<string, string>>(
   });
 }
 
-function RefreshButton({ query, label }: { query: { refetch: () => unknown; isFetching: boolean }; label: string }) {
-  return (
-    <Button variant="ghost" size="sm" onClick={() => void query.refetch()} loading={query.isFetching} aria-label={label}>
-      {!query.isFetching && <RotateCw className="size-3.5" aria-hidden="true" />}
-      <span className="hidden sm:inline">Refresh</span>
-    </Button>
-  );
-}
-
 /** Admin: every invite on the platform, filtered by status, inviter e-mail and code; paged. */
 export function AdminInvites() {
   const statusId = useId();
@@ -230,7 +213,7 @@ export function AdminInvites() {
       icon={Filter}
       bodyClassName=""
       actions={
-        <RefreshButton query={q} label="Refresh all invite codes" />
+        <RefreshButton onRefresh={q.refetch} busy={q.isFetching} label="Refresh all invite codes" />
       }
     >
       <div className="flex flex-col gap-3 border-b border-zinc-800 p-4 sm:flex-row sm:items-end">
@@ -250,18 +233,19 @@ export function AdminInvites() {
         <FilterInput label="Inviter e-mail" value={inviter} onChange={setInviter} placeholder="name@example.com" />
         <FilterInput label="Code" value={code} onChange={setCode} placeholder="Part of a code" mono />
       </div>
-      {q.isPending ? (
-        <div className="space-y-2 p-4">
-          <Skeleton className="h-20" />
-          <Skeleton className="h-20" />
-        </div>
-      ) : q.isError ? (
-        <div className="p-4">
-          <ErrorBox onRetry={() => void q.refetch()}>Could not load invite codes: {describeError(q.error)}</ErrorBox>
-        </div>
-      ) : items.length === 0 ? (
-        <p className="px-4 py-10 text-center text-sm text-zinc-400">No invite codes match these filters.</p>
-      ) : (
+      <QueryStates
+        pending={q.isPending}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        failed="Could not load invite codes"
+        count={items.length}
+        bar="h-20"
+        bars={2}
+        inset
+        empty={
+          <p className="px-4 py-10 text-center text-sm text-zinc-400">No invite codes match these filters.</p>
+        }
+      >
         <ul className="space-y-2.5 p-4" aria-label="All invite codes">
           {items.map((i) => (
             <InviteItem
@@ -276,7 +260,7 @@ export function AdminInvites() {
             />
           ))}
         </ul>
-      )}
+      </QueryStates>
       <Pager trail={trail} page={q.data} busy={q.isFetching} />
     </Panel>
   );
@@ -301,25 +285,26 @@ export function AdminReferrals() {
       icon={Users}
       bodyClassName=""
       actions={
-        <RefreshButton query={q} label="Refresh all referrals" />
+        <RefreshButton onRefresh={q.refetch} busy={q.isFetching} label="Refresh all referrals" />
       }
     >
       <div className="flex flex-col gap-3 border-b border-zinc-800 p-4 sm:flex-row sm:items-end">
         <FilterInput label="E-mail (inviter or new account)" value={email} onChange={setEmail} placeholder="name@example.com" />
         <FilterInput label="Code" value={code} onChange={setCode} placeholder="Part of a code" mono />
       </div>
-      {q.isPending ? (
-        <div className="space-y-2 p-4">
-          <Skeleton className="h-12" />
-          <Skeleton className="h-12" />
-        </div>
-      ) : q.isError ? (
-        <div className="p-4">
-          <ErrorBox onRetry={() => void q.refetch()}>Could not load referrals: {describeError(q.error)}</ErrorBox>
-        </div>
-      ) : items.length === 0 ? (
-        <p className="px-4 py-10 text-center text-sm text-zinc-400">No referrals match these filters.</p>
-      ) : (
+      <QueryStates
+        pending={q.isPending}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        failed="Could not load referrals"
+        count={items.length}
+        bar="h-12"
+        bars={2}
+        inset
+        empty={
+          <p className="px-4 py-10 text-center text-sm text-zinc-400">No referrals match these filters.</p>
+        }
+      >
         <ul className="divide-y divide-zinc-800/80" aria-label="All referrals">
           {items.map((r) => (
             <ReferralRow
@@ -333,7 +318,7 @@ export function AdminReferrals() {
             />
           ))}
         </ul>
-      )}
+      </QueryStates>
       <Pager trail={trail} page={q.data} busy={q.isFetching} />
     </Panel>
   );
