@@ -29,8 +29,6 @@ export const TOOL_CATALOG: Record<ToolName, { displayName: string; description: 
 /** Which pricing row each dashboard tool view charges. */
 export const VIEW_TOOL: Record<string, ToolName> = Object.fromEntries(toolList.map((t) => [t.view, t.pricing]));
 
-export const VIDEO_TOOLS: ReadonlySet<ToolName> = new Set(toolList.filter((t) => t.output === 'video').map((t) => t.pricing));
-
 /** floor(base x (100 - discount) / 100), never below 0 (requirements §3, reliability L6). */
 export function effectiveCost(baseCost: number, discountPercentage: number): number {
   const base = Math.max(0, Math.trunc(baseCost) || 0);

@@ -13,7 +13,7 @@ import { EnergyWidget } from './EnergyWidget';
 import { ToolSections } from './ToolSections';
 import { TransactionsPanel } from './TransactionsPanel';
 import { useDashboardView } from './useDashboardView';
-import { VIEWS } from './views';
+import { viewDefinition } from './views';
 import type { ViewId } from './view-ids';
 
 // The purchase dialog (and its dialog library) loads when first opened, not with the dashboard (decision 032).
@@ -44,7 +44,7 @@ export default function DashboardPage() {
   const backRef = useRef<HTMLButtonElement>(null);
   useLiveUpdates();
 
-  const def = view ? VIEWS[view] : null;
+  const def = view ? (viewDefinition(view) ?? null) : null;
   // An admin-only view waits for the role check, and falls back to the grid for non-admins.
   const blocked = !!def?.adminOnly && (!rolesLoaded || !user.isAdmin);
   const active = def && !blocked ? def : null;

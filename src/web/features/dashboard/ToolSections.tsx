@@ -1,43 +1,23 @@
-import type { ComponentType, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import clsx from 'clsx';
 import {
   Brain,
-  Clapperboard,
   Film,
-  ImageUpscale,
   Images,
   Info,
   KeyRound,
   Layers,
-  MonitorUp,
   SlidersHorizontal,
-  Sparkles,
   Users,
-  Wand2,
   Zap,
 } from 'lucide-react';
 import { BATCH_TOOLS } from '../../../shared/batch.rules.js';
-import { TOOL_CATALOG, VIDEO_TOOLS, VIEW_TOOL } from '../../../shared/pricing.js';
 import { TOOLS } from '../../../shared/tool-catalog.js';
 import type { AuthUser } from '../../app/auth';
 import { PRICING_FALLBACK_NOTICE, usePricing } from '../../lib/usePricing';
-import { CardBadge, ToolCard, type CardAccent } from './ToolCard';
+import { webTools, type WebTool } from '../tools/form/registry';
+import { CardBadge, ToolCard } from './ToolCard';
 import type { ViewId } from './view-ids';
-
-interface ToolCardDef {
-  view: ViewId;
-  title: string;
-  icon: ComponentType<{ className?: string }>;
-  accent: CardAccent;
-}
-
-const AI_TOOLS: ToolCardDef[] = [
-  { view: 'fal-upscaler', title: 'Image Upscaler', icon: ImageUpscale, accent: 'violet' },
-  { view: 'fal-image-editor', title: 'Image Editor', icon: Wand2, accent: 'fuchsia' },
-  { view: 'restore', title: 'Image Restore', icon: Sparkles, accent: 'amber' },
-  { view: 'fal-image-to-video', title: 'Image to Video', icon: Clapperboard, accent: 'rose' },
-  { view: 'video-upscaler', title: 'Video Upscaler', icon: MonitorUp, accent: 'sky' },
-];
 
 function Section({
   title,
@@ -87,11 +67,10 @@ function Cost({ amount, unit, prefix }: { amount: number; unit: string; prefix?:
 export function ToolSections({ user, onOpen }: { user: AuthUser; onOpen: (view: ViewId) => void }) {
   const pricing = usePricing();
 
-  const priceLine = (view: ViewId) => {
+  const priceLine = ({ info }: WebTool) => {
     if (user.isAdmin) return <Free label="FREE (ADMIN)" />;
     if (user.isVip) return <Free label="FREE (VIP)" />;
-    const tool = VIEW_TOOL[view]!;
-    return <Cost amount={pricing.costOf(tool)} unit={VIDEO_TOOLS.has(tool) ? 'per video' : 'per image'} />;
+    return <Cost amount={pricing.costOf(info.pricing)} unit={info.output === 'video' ? 'per video' : 'per image'} />;
   };
 
   // A batch is charged per image at its tool's price: the cheapest of them is where it starts.
@@ -142,22 +121,19 @@ export function ToolSections({ user, onOpen }: { user: AuthUser; onOpen: (view: 
           ) : undefined
         }
       >
-        {AI_TOOLS.map((t) => {
-          const tool = VIEW_TOOL[t.view]!;
-          return (
-            <ToolCard
-              key={t.view}
-              cardId={t.view}
-              title={t.title}
-              description={pricing.rowOf(tool)?.description || TOOL_CATALOG[tool].description}
-              icon={t.icon}
-              accent={t.accent}
-              badge={VIDEO_TOOLS.has(tool) ? <CardBadge tone="fuchsia">VIDEO</CardBadge> : undefined}
-              cost={priceLine(t.view)}
-              onOpen={() => onOpen(t.view)}
-            />
-          );
-        })}
+        {webTools().map((t) => (
+          <ToolCard
+            key={t.info.view}
+            cardId={t.info.view}
+            title={t.info.price.displayName}
+            description={pricing.rowOf(t.info.pricing)?.description || t.info.price.description}
+            icon={t.icon}
+            accent={t.accent}
+            badge={t.info.output === 'video' ? <CardBadge tone="fuchsia">VIDEO</CardBadge> : undefined}
+            cost={priceLine(t)}
+            onOpen={() => onOpen(t.info.view)}
+          />
+        ))}
       </Section>
 
       <Section title="Media Management" id="section-media">

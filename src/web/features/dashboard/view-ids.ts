@@ -1,32 +1,21 @@
+import { webToolOfView, webTools } from '../tools/form/registry';
+
 /**
  * The dashboard's view ids and the address each one lives at. Kept apart from
  * the view registry (views.tsx), which lazily imports every view: the views
  * import their props and ids from here, so nothing imports the registry back.
+ * Tools' views and addresses come from the tool registry (decision 040).
  */
-export const VIEW_IDS = [
-  'fal-upscaler',
-  'fal-image-editor',
-  'restore',
-  'fal-image-to-video',
-  'video-upscaler',
-  'admin',
-  'referrals',
-  'gallery',
-  'video-gallery',
-  'api-keys',
-  'account',
-  'batch',
-] as const;
 
-export type ViewId = (typeof VIEW_IDS)[number];
+const PAGE_VIEW_IDS = ['admin', 'referrals', 'gallery', 'video-gallery', 'api-keys', 'account', 'batch'] as const;
 
-/** The path segment under /dashboard for each view (short, readable, shareable). */
-export const VIEW_SLUGS: Record<ViewId, string> = {
-  'fal-upscaler': 'upscaler',
-  'fal-image-editor': 'editor',
-  restore: 'restore',
-  'fal-image-to-video': 'image-to-video',
-  'video-upscaler': 'video-upscaler',
+type PageViewId = (typeof PAGE_VIEW_IDS)[number];
+
+/** A page's id, or a tool's view id (the tool registry holds those: ToolInfo.view). */
+export type ViewId = PageViewId | (string & {});
+
+/** The path segment under /dashboard for each page (short, readable, shareable); tools carry their own. */
+const PAGE_SLUGS: Record<PageViewId, string> = {
   admin: 'admin',
   referrals: 'referrals',
   gallery: 'images',
@@ -35,6 +24,14 @@ export const VIEW_SLUGS: Record<ViewId, string> = {
   account: 'account',
   batch: 'batch',
 };
+
+function slugOf(id: string): string | undefined {
+  return (PAGE_VIEW_IDS as readonly string[]).includes(id) ? PAGE_SLUGS[id as PageViewId] : webToolOfView(id)?.slug;
+}
+
+function viewOfSlug(slug: string): ViewId | undefined {
+  return PAGE_VIEW_IDS.find((id) => PAGE_SLUGS[id] === slug) ?? webTools().find((t) => t.slug === slug)?.info.view;
+}
 
 export interface DashboardViewProps {
   /** Return to the tool grid. */
@@ -46,14 +43,12 @@ export interface DashboardViewProps {
 }
 
 export function isViewId(value: unknown): value is ViewId {
-  return typeof value === 'string' && (VIEW_IDS as readonly string[]).includes(value);
+  return typeof value === 'string' && slugOf(value) !== undefined;
 }
-
-const BY_SLUG = new Map<string, ViewId>(Object.entries(VIEW_SLUGS).map(([id, slug]) => [slug, id as ViewId]));
 
 /** The address of a view: /dashboard/<slug>[/<param>]. */
 export function viewPath(id: ViewId, param?: string): string {
-  return `/dashboard/${VIEW_SLUGS[id]}${param ? `/${encodeURIComponent(param)}` : ''}`;
+  return `/dashboard/${slugOf(id) ?? ''}${param ? `/${encodeURIComponent(param)}` : ''}`;
 }
 
 /** Reads a /dashboard/... path: null view = the grid; undefined = an address no view answers to. */
@@ -61,7 +56,7 @@ export function parseViewPath(pathname: string): { view: ViewId | null; param?: 
   const rest = pathname.replace(/^\/dashboard\/?/, '').replace(/\/+$/, '');
   if (rest === '') return { view: null };
   const [slug, param, ...extra] = rest.split('/');
-  const view = BY_SLUG.get(slug!);
+  const view = viewOfSlug(slug!);
   if (!view || extra.length > 0) return undefined;
   return param ? { view, param: decodeURIComponent(param) } : { view };
 }

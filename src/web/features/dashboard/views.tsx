@@ -1,13 +1,15 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { webToolOfView, type WebTool } from '../tools/form/registry';
 import type { DashboardViewProps, ViewId } from './view-ids';
 
 /**
  * The dashboard's view registry (requirements §2: the dashboard switches in place
  * between the tool grid and one of these views).
  *
- * Each view lives in its own file and is the file's DEFAULT export, taking
- * DashboardViewProps. To add a view, add its id and address segment in
- * view-ids.ts and one entry to VIEWS below.
+ * Each page lives in its own file and is the file's DEFAULT export, taking
+ * DashboardViewProps. To add a page, add its id and address segment in
+ * view-ids.ts and one entry to PAGES below. A tool's view is the one form-driven
+ * view drawing the tool's declared form (the tool registry lists the tools).
  * The dashboard shell draws the 'Back to Tools' button (and handles Escape)
  * above every view, so views only render their own content.
  */
@@ -26,12 +28,7 @@ function view(id: ViewId, title: string, load: Loader, opts: { adminOnly?: boole
   return { id, title, Component: lazy(load), ...opts };
 }
 
-export const VIEWS: Record<ViewId, ViewDefinition> = {
-  'fal-upscaler': view('fal-upscaler', 'AI Image Upscaler', () => import('../tools/upscaler/UpscalerView')),
-  'fal-image-editor': view('fal-image-editor', 'AI Image Editor', () => import('../tools/editor/ImageEditorView')),
-  restore: view('restore', 'AI Image Restore', () => import('../tools/restore/RestoreView')),
-  'fal-image-to-video': view('fal-image-to-video', 'AI Image to Video', () => import('../tools/image-to-video/ImageToVideoView')),
-  'video-upscaler': view('video-upscaler', 'AI Video Upscaler', () => import('../tools/video-upscaler/VideoUpscalerView')),
+const PAGES: Record<string, ViewDefinition> = {
   admin: view('admin', 'Admin Dashboard', () => import('../admin/AdminDashboardView'), { adminOnly: true }),
   referrals: view('referrals', 'Referral Management', () => import('../referrals/ReferralsView')),
   gallery: view('gallery', 'Your Images', () => import('../library/ImageGalleryView')),
@@ -40,3 +37,25 @@ export const VIEWS: Record<ViewId, ViewDefinition> = {
   account: view('account', 'Account', () => import('../account/AccountView')),
   batch: view('batch', 'Batch Processing', () => import('../batch/BatchView')),
 };
+
+/** One lazy view per tool, made once: the form-driven view with the tool's form and web part. */
+const toolViews = new Map<WebTool, ViewDefinition>();
+
+function toolView(tool: WebTool): ViewDefinition {
+  let def = toolViews.get(tool);
+  if (!def) {
+    def = view(tool.info.view, tool.info.title, async () => {
+      const [{ ToolView }, { form, web }] = await Promise.all([import('../tools/form/ToolView'), tool.load()]);
+      return { default: (props: DashboardViewProps) => <ToolView tool={tool} form={form} web={web} {...props} /> };
+    });
+    toolViews.set(tool, def);
+  }
+  return def;
+}
+
+/** The view of an id: a page, or a tool's form-driven view. */
+export function viewDefinition(id: ViewId): ViewDefinition | undefined {
+  if (Object.hasOwn(PAGES, id)) return PAGES[id];
+  const tool = webToolOfView(id);
+  return tool && toolView(tool);
+}

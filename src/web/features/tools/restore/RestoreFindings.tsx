@@ -2,10 +2,6 @@ import { CheckCircle2, CircleMinus, ScanSearch } from 'lucide-react';
 import type { RestoreFindings as Findings } from '../../../../shared/tool-results.js';
 import type { ToolResult } from '../shared/answers';
 
-/** Shown before a run, next to the run button (docs/decisions/025). */
-export const UNCHANGED_RUN_NOTE =
-  'If your photo has nothing we can improve, it comes back unchanged and we tell you so. The run still costs its ENERGY: checking the photo is the work.';
-
 /** The findings of a restore answer, when it has them (older runs and the cloud provider do not). */
 export function findingsOf(result: ToolResult | null | undefined): Findings | null {
   return result?.tool === 'fal-image-restore' ? result.findings : null;

@@ -1,8 +1,8 @@
 import type { ComponentType, ReactNode } from 'react';
 import { AlertCircle, Zap } from 'lucide-react';
 import clsx from 'clsx';
-import { TOOLS, type ToolEndpoint } from '../../../../shared/tool-catalog.js';
 import { Button } from '../../../components/Button';
+import { toolInfo } from '../form/registry';
 import { useToolEstimate } from './useToolEstimate';
 import { ProcessingOverlay } from '../../../components/ProcessingOverlay';
 import { usePurchaseDialog } from '../../payments/purchaseDialogContext';
@@ -35,7 +35,7 @@ export function ErrorBox({ children, className }: { children: ReactNode; classNa
 }
 
 export interface ToolScreenProps<F> {
-  endpoint: ToolEndpoint;
+  endpoint: string;
   icon: ComponentType<{ className?: string }>;
   accent?: Accent;
   /** Under the title, e.g. 'powered by Wan v2.2'. */
@@ -53,7 +53,7 @@ export interface ToolScreenProps<F> {
 
 /** A tool screen: header, the form or the result, the red error box and the processing overlay. */
 export function ToolScreen<F>({ endpoint, icon: Icon, accent = 'violet', subtitle, description, run, access, estimateNote, children, result }: ToolScreenProps<F>) {
-  const tool = TOOLS[endpoint];
+  const tool = toolInfo(endpoint);
   const estimate = useToolEstimate(endpoint, run.body, run.phase === 'processing');
   return (
     <section aria-labelledby="tool-title" className="space-y-5">
@@ -102,7 +102,7 @@ export function ToolScreen<F>({ endpoint, icon: Icon, accent = 'violet', subtitl
 }
 
 export interface RunBarProps {
-  endpoint: ToolEndpoint;
+  endpoint: string;
   /** Verb on the button, e.g. 'Upscale'. */
   verb: string;
   icon: ComponentType<{ className?: string }>;

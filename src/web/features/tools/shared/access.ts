@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { insufficientEnergyMessage } from '../../../../shared/messages.js';
 import { TOOL_CATALOG } from '../../../../shared/pricing.js';
-import { TOOLS, type AiProviderKind, type ToolEndpoint } from '../../../../shared/tools.js';
+import type { AiProviderKind } from '../../../../shared/tools.js';
 import { useAuth, useUser } from '../../../app/auth';
 import { call, client } from '../../../lib/api';
 import { usePricing } from '../../../lib/usePricing';
+import { toolInfo } from '../form/registry';
 
 export interface ToolAccess {
   /** ENERGY the caller pays (0 shown as FREE for VIP / admin). */
@@ -26,11 +27,11 @@ export interface ToolAccess {
 }
 
 /** What running a tool costs this user, and whether they can (requirements §5, §6). */
-export function useToolAccess(endpoint: ToolEndpoint): ToolAccess {
+export function useToolAccess(endpoint: string): ToolAccess {
   const user = useUser();
   const { rolesLoaded } = useAuth();
   const pricing = usePricing();
-  const toolName = TOOLS[endpoint].pricing;
+  const toolName = toolInfo(endpoint).pricing;
   const cost = pricing.costOf(toolName);
   const displayName = pricing.rowOf(toolName)?.display_name ?? TOOL_CATALOG[toolName].displayName;
   const freeLabel = user.isAdmin ? 'FREE (ADMIN)' : user.isVip ? 'FREE (VIP)' : null;
@@ -49,13 +50,17 @@ export function useToolAccess(endpoint: ToolEndpoint): ToolAccess {
   };
 }
 
-/** GET /api/tools/info: which provider runs each tool (Wan v2.2 is named only when fal runs image to video). */
-export function useToolProvider(endpoint: ToolEndpoint): AiProviderKind | undefined {
+/**
+ * GET /api/tools/info: which provider runs each tool (Wan v2.2 is named only when fal runs image to video).
+ * Asked only by a form whose texts depend on it.
+ */
+export function useToolProvider(endpoint: string, enabled = true): AiProviderKind | undefined {
   const q = useQuery({
     queryKey: ['tools', 'info'],
     queryFn: () => call(client.GET('/api/tools/info')),
     staleTime: 5 * 60_000,
     retry: false,
+    enabled,
   });
   if (q.isPending) return undefined;
   // Missing endpoint or field: the default install runs everything locally.

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { TOOLS, type ToolEndpoint } from '../../../../shared/tool-catalog.js';
+import type { ToolEndpoint } from '../../../../shared/tool-catalog.js';
 import { call, client } from '../../../lib/api';
 import { fetchLibraryItem } from '../../library/api';
+import { toolInfo } from '../form/registry';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -9,7 +10,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * The estimated time of a run as measured on this server (recent runs of the tool, scaled to the
  * picked picture's size), falling back to the published range until enough runs have been timed.
  */
-export function useToolEstimate(endpoint: ToolEndpoint, body: Record<string, unknown> | null, enabled: boolean): string {
+export function useToolEstimate(endpoint: string, body: Record<string, unknown> | null, enabled: boolean): string {
   const ref = typeof body?.image_url === 'string' && UUID.test(body.image_url) ? body.image_url : null;
   const item = useQuery({
     queryKey: ['library', 'item', ref],
@@ -23,12 +24,13 @@ export function useToolEstimate(endpoint: ToolEndpoint, body: Record<string, unk
     queryFn: ({ signal }) =>
       call(
         client.GET('/api/tools/{tool}/estimate', {
-          params: { path: { tool: endpoint }, query: { megapixels: mp ? Number(mp.toFixed(3)) : undefined } },
+          // The published path names the built-in tools; a tool added to the registry is asked for all the same.
+          params: { path: { tool: endpoint as ToolEndpoint }, query: { megapixels: mp ? Number(mp.toFixed(3)) : undefined } },
           signal,
         }),
       ),
     enabled: enabled && (!ref || !item.isPending),
     staleTime: 30_000,
   });
-  return estimate.data?.text ?? TOOLS[endpoint].estimate;
+  return estimate.data?.text ?? toolInfo(endpoint).estimate;
 }

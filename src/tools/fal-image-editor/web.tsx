@@ -1,0 +1,18 @@
+import { EditInterpretationView, useEditInterpretation } from '../../web/features/tools/editor/EditInterpretation';
+import type { ToolWebPart } from '../../web/features/tools/form/web-part';
+
+/** The editor's own piece: how the server reads the request, under the prompt; a request it cannot do is not run. */
+const web: ToolWebPart = {
+  useParts: ({ values, update }) => {
+    const prompt = String(values.prompt ?? '');
+    // How the server's editor reads the request (the same reading the run makes before charging).
+    const { reading, pending } = useEditInterpretation(prompt);
+    const refused = reading && reading.status !== 'ready' && reading.status !== 'cloud' && reading.status !== 'empty' ? reading.message : null;
+    return {
+      slots: { reading: <EditInterpretationView reading={reading} pending={pending} onSuggestion={(text) => update('prompt', () => text)} /> },
+      problem: refused,
+      hint: refused ? 'Change the request: see above for what the editor can do.' : null,
+    };
+  },
+};
+export default web;

@@ -1,0 +1,37 @@
+import { RANGES } from '../../shared/tool-catalog.js';
+import type { ToolForm } from '../../shared/tool-form.js';
+
+/** Shown before a run, next to the run button (docs/decisions/025). */
+export const UNCHANGED_RUN_NOTE =
+  'If your photo has nothing we can improve, it comes back unchanged and we tell you so. The run still costs its ENERGY: checking the photo is the work.';
+
+/** requirements §2 AI Image Restore: image; Advanced: upscaling 1-4 (step 0.5, default 2), backbone edsr/rdn, optional seed. */
+const form: ToolForm = {
+  endpoint: 'fal-image-restore',
+  description: 'Repair damaged, old or corrupted photos: less noise and blur, better light and detail, and a sharper, larger result.',
+  verb: 'Restore',
+  source: { kind: 'image', label: 'Image', defaultTab: 'upload', key: 'image_url' },
+  fields: [
+    { kind: 'note', look: 'box', text: 'Works best on scanned prints, low-light shots and heavily compressed images. The defaults suit most photos.' },
+    { kind: 'output' },
+    {
+      kind: 'advanced',
+      fields: [
+        { kind: 'slider', key: 'upscaling', label: 'Upscaling', range: RANGES.restoreUpscaling, times: true, hint: 'How much larger the restored image is (1x keeps the size).' },
+        {
+          kind: 'select',
+          key: 'backbone',
+          label: 'Backbone',
+          default: 'edsr',
+          options: [
+            { value: 'edsr', label: 'EDSR', hint: 'default, balanced' },
+            { value: 'rdn', label: 'RDN', hint: 'finer texture' },
+          ],
+        },
+        { kind: 'seed' },
+      ],
+    },
+    { kind: 'note', look: 'small', text: UNCHANGED_RUN_NOTE, testId: 'restore-unchanged-note' },
+  ],
+};
+export default form;

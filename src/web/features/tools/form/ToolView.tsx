@@ -1,0 +1,112 @@
+import { useCallback, useMemo } from 'react';
+import { formBody, formDefaults, hasOutput, textFor, usesProvider, type FormValues, type ToolForm } from '../../../../shared/tool-form.js';
+import { toolValidationError, type ToolEndpoint } from '../../../../shared/tools.js';
+import type { DashboardViewProps } from '../../dashboard/view-ids';
+import { useToolProvider } from '../shared/access';
+import { OUTPUT_DEFAULTS, outputBody, outputSizeProblem, type OutputForm } from '../shared/OutputSettings';
+import { ImageResult, VideoResult } from '../shared/results';
+import { seedValue } from '../shared/seed';
+import { SourceField, type SourceValue } from '../shared/SourceField';
+import { FormPanel, RunBar, ToolScreen } from '../shared/ToolScreen';
+import { useToolView } from '../shared/useToolView';
+import { FormFields } from './FormFields';
+import type { WebTool } from './registry';
+import type { ToolWebPart, WebParts } from './web-part';
+
+const noParts = (): WebParts => ({});
+
+const bodyRules = {
+  seed: (text: string) => seedValue(text) ?? text,
+  output: (value: unknown) => outputBody(value as OutputForm),
+};
+
+/** The request body a form's values make (what the run sends). */
+export function toolBody(form: ToolForm, values: FormValues): Record<string, unknown> {
+  return formBody(form, values, bodyRules);
+}
+
+/** Any tool's screen, drawn from its declared form (decision 040). */
+export function ToolView({ tool, form, web, openView }: { tool: WebTool; form: ToolForm; web?: ToolWebPart } & DashboardViewProps) {
+  const endpoint = tool.info.endpoint as ToolEndpoint;
+  const defaults = useMemo(() => formDefaults(form, OUTPUT_DEFAULTS), [form]);
+  const { run, access, form: values, set, setForm, submitIfValid, startNew, running } = useToolView<FormValues>(endpoint, defaults);
+  const provider = useToolProvider(endpoint, usesProvider(form));
+  const local = provider !== 'fal';
+  const update = useCallback((key: string, next: (value: unknown) => unknown) => setForm((f) => ({ ...f, [key]: next(f[key]) })), [setForm]);
+  const useParts = web?.useParts ?? noParts;
+  const parts = useParts({ values, update, run, local, running });
+
+  const source = values.source as SourceValue | null;
+  const body = toolBody(form, values);
+  const output = body.output as ReturnType<typeof outputBody>;
+  const sizeProblem = hasOutput(form) ? outputSizeProblem(endpoint, output, source) : null;
+  const baseProblem = toolValidationError(endpoint, body);
+  const validation = baseProblem ?? parts.problem ?? sizeProblem;
+  const submit = () => submitIfValid(body, validation);
+  const Extra = web?.ResultExtra;
+  const result = run.result && (
+    tool.info.output === 'image' ? (
+      <ImageResult
+        endpoint={endpoint}
+        result={run.result}
+        beforeFallback={source?.mediaUrl ?? source?.previewUrl}
+        icon={tool.icon}
+        openView={openView}
+        onNew={startNew}
+      />
+    ) : (
+      <VideoResult endpoint={endpoint} result={run.result} openView={openView} onNew={startNew} onReuse={() => run.reset()} />
+    )
+  );
+
+  return (
+    <ToolScreen
+      endpoint={endpoint}
+      icon={tool.icon}
+      accent={tool.accent}
+      subtitle={textFor(form.subtitle, local)}
+      description={textFor(form.description, local)}
+      run={run}
+      access={access}
+      estimateNote={parts.estimateNote}
+      result={
+        result && Extra && run.result ? (
+          <div className="space-y-4">
+            {result}
+            <Extra result={run.result} />
+          </div>
+        ) : (
+          result
+        )
+      }
+    >
+      <FormPanel
+        onSubmit={submit}
+        source={
+          <SourceField
+            kind={form.source.kind}
+            label={form.source.label}
+            value={source}
+            onChange={(v) => set('source', v)}
+            defaultTab={form.source.defaultTab}
+            disabled={running}
+          />
+        }
+      >
+        <FormFields fields={form.fields} ctx={{ values, set, update, local, submit, sizeProblem, slots: parts.slots ?? {} }} />
+        <RunBar
+          endpoint={endpoint}
+          verb={form.verb}
+          icon={tool.icon}
+          access={access}
+          validation={validation}
+          hint={parts.hint === undefined ? undefined : (baseProblem ?? parts.hint)}
+          running={running}
+          error={run.phase === 'error' ? run.error : null}
+          refunded={run.refunded}
+          cancelled={run.cancelled}
+        />
+      </FormPanel>
+    </ToolScreen>
+  );
+}

@@ -1,0 +1,61 @@
+import type { ComponentType } from 'react';
+import { Clapperboard, ImageUpscale, MonitorUp, Sparkles, Wand2 } from 'lucide-react';
+import { TOOLS, type ToolInfo } from '../../../../shared/tool-catalog.js';
+import type { ToolForm } from '../../../../shared/tool-form.js';
+import type { Accent } from '../shared/ToolScreen';
+import type { ToolWebPart } from './web-part';
+
+/**
+ * The web's tool registry (decision 040): the dashboard grid, the view addresses and the tool views
+ * read it instead of code per tool. An entry is what the grid needs at once (small: the dashboard's
+ * first load carries it); the form and the tool's own pieces load with its view.
+ */
+export interface WebTool {
+  info: ToolInfo<string>;
+  /** The path segment under /dashboard. */
+  slug: string;
+  icon: ComponentType<{ className?: string }>;
+  accent: Accent;
+  load: () => Promise<{ form: ToolForm; web?: ToolWebPart }>;
+}
+
+type Module<T> = Promise<{ default: T }>;
+const parts = (form: () => Module<ToolForm>, web?: () => Module<ToolWebPart>) => async () => {
+  const [f, w] = await Promise.all([form(), web?.()]);
+  return { form: f.default, web: w?.default };
+};
+
+/** The built-in tools, in the grid's order: one line each. */
+const tools: WebTool[] = [
+  { info: TOOLS['fal-upscaler'], slug: 'upscaler', icon: ImageUpscale, accent: 'violet', load: parts(() => import('../../../../tools/fal-upscaler/form')) },
+  { info: TOOLS['fal-image-editor'], slug: 'editor', icon: Wand2, accent: 'fuchsia', load: parts(() => import('../../../../tools/fal-image-editor/form'), () => import('../../../../tools/fal-image-editor/web')) },
+  { info: TOOLS['fal-image-restore'], slug: 'restore', icon: Sparkles, accent: 'amber', load: parts(() => import('../../../../tools/fal-image-restore/form'), () => import('../../../../tools/fal-image-restore/web')) },
+  { info: TOOLS['fal-image-to-video'], slug: 'image-to-video', icon: Clapperboard, accent: 'rose', load: parts(() => import('../../../../tools/fal-image-to-video/form'), () => import('../../../../tools/fal-image-to-video/web')) },
+  { info: TOOLS['fal-video-upscaler'], slug: 'video-upscaler', icon: MonitorUp, accent: 'sky', load: parts(() => import('../../../../tools/fal-video-upscaler/form')) },
+];
+
+export function webTools(): readonly WebTool[] {
+  return tools;
+}
+
+/** The tool a dashboard view id opens, if it is a tool's. */
+export function webToolOfView(view: string): WebTool | undefined {
+  return tools.find((t) => t.info.view === view);
+}
+
+/** The tool of an endpoint (its labels, icon and accent). */
+export function webToolOf(endpoint: string): WebTool | undefined {
+  return tools.find((t) => t.info.endpoint === endpoint);
+}
+
+/** Adds a tool to the registry (a tool outside the built-in list, as the toy tool's test does). */
+export function addWebTool(tool: WebTool): void {
+  if (!tools.some((t) => t.info.endpoint === tool.info.endpoint)) tools.push(tool);
+}
+
+/** What a tool is (names, texts, price row), for the web's tool screens and labels. */
+export function toolInfo(endpoint: string): ToolInfo<string> {
+  const tool = webToolOf(endpoint);
+  if (!tool) throw new Error(`Unknown tool ${endpoint}`);
+  return tool.info;
+}

@@ -1,0 +1,35 @@
+import type { ComponentType, ReactNode } from 'react';
+import type { FormValues } from '../../../../shared/tool-form.js';
+import type { ToolResult } from '../shared/answers';
+import type { ToolRun } from '../shared/useToolRun';
+
+/** What a tool's own pieces see of its form. */
+export interface WebPartContext {
+  values: FormValues;
+  /** Changes one value from its current one. */
+  update: (key: string, next: (value: unknown) => unknown) => void;
+  run: ToolRun<FormValues>;
+  /** Runs on this server (or the answer is pending), not on fal. */
+  local: boolean;
+  running: boolean;
+}
+
+/** What a tool's own pieces give the form: drawn slots, one more refusal and the run bar's hint for it. */
+export interface WebParts {
+  slots?: Record<string, ReactNode>;
+  /** Why the run may not start (after the body's own checks), or null. */
+  problem?: string | null;
+  /** Text under the disabled run button for `problem` (default: the problem itself). */
+  hint?: string | null;
+  /** Second line of the processing overlay. */
+  estimateNote?: string;
+}
+
+/**
+ * A tool's web part (src/tools/<endpoint>/web.tsx), named by its declared form: slots
+ * drawn from its own hook, and what shows under its result.
+ */
+export interface ToolWebPart {
+  useParts?: (ctx: WebPartContext) => WebParts;
+  ResultExtra?: ComponentType<{ result: ToolResult }>;
+}
