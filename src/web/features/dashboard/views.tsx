@@ -45,8 +45,8 @@ function toolView(tool: WebTool): ViewDefinition {
   let def = toolViews.get(tool);
   if (!def) {
     def = view(tool.info.view, tool.info.title, async () => {
-      const [{ ToolView }, { form, web }] = await Promise.all([import('../tools/form/ToolView'), tool.load()]);
-      return { default: (props: DashboardViewProps) => <ToolView tool={tool} form={form} web={web} {...props} /> };
+      const [{ ToolView }, loaded] = await Promise.all([import('../tools/form/ToolView'), tool.load()]);
+      return { default: (props: DashboardViewProps) => <ToolView tool={tool} {...loaded} {...props} /> };
     });
     toolViews.set(tool, def);
   }

@@ -10,8 +10,8 @@ import { SourceField, type SourceValue } from '../shared/SourceField';
 import { FormPanel, RunBar, ToolScreen } from '../shared/ToolScreen';
 import { useToolView } from '../shared/useToolView';
 import { FormFields } from './FormFields';
-import type { WebTool } from './registry';
-import type { ToolWebPart, WebParts } from './web-part';
+import type { LoadedTool, WebTool } from './registry';
+import type { WebParts } from './web-part';
 
 const noParts = (): WebParts => ({});
 
@@ -25,8 +25,12 @@ export function toolBody(form: ToolForm, values: FormValues): Record<string, unk
   return formBody(form, values, bodyRules);
 }
 
+function firstIssue(parsed: { success: boolean; error?: { issues: { message: string }[] } }): string | null {
+  return parsed.success ? null : (parsed.error?.issues[0]?.message ?? 'Invalid request');
+}
+
 /** Any tool's screen, drawn from its declared form (decision 040). */
-export function ToolView({ tool, form, web, openView }: { tool: WebTool; form: ToolForm; web?: ToolWebPart } & DashboardViewProps) {
+export function ToolView({ tool, form, web, body: schema, openView }: { tool: WebTool } & LoadedTool & DashboardViewProps) {
   const endpoint = tool.info.endpoint as ToolEndpoint;
   const defaults = useMemo(() => formDefaults(form, OUTPUT_DEFAULTS), [form]);
   const { run, access, form: values, set, setForm, submitIfValid, startNew, running } = useToolView<FormValues>(endpoint, defaults);
@@ -40,7 +44,7 @@ export function ToolView({ tool, form, web, openView }: { tool: WebTool; form: T
   const body = toolBody(form, values);
   const output = body.output as ReturnType<typeof outputBody>;
   const sizeProblem = hasOutput(form) ? outputSizeProblem(endpoint, output, source) : null;
-  const baseProblem = toolValidationError(endpoint, body);
+  const baseProblem = schema ? firstIssue(schema.safeParse(body)) : toolValidationError(endpoint, body);
   const validation = baseProblem ?? parts.problem ?? sizeProblem;
   const submit = () => submitIfValid(body, validation);
   const Extra = web?.ResultExtra;

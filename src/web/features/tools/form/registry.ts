@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import type { ZodType } from 'zod';
 import { Clapperboard, ImageUpscale, MonitorUp, Sparkles, Wand2 } from 'lucide-react';
 import { TOOLS, type ToolInfo } from '../../../../shared/tool-catalog.js';
 import type { ToolForm } from '../../../../shared/tool-form.js';
@@ -16,7 +17,14 @@ export interface WebTool {
   slug: string;
   icon: ComponentType<{ className?: string }>;
   accent: Accent;
-  load: () => Promise<{ form: ToolForm; web?: ToolWebPart }>;
+  load: () => Promise<LoadedTool>;
+}
+
+export interface LoadedTool {
+  form: ToolForm;
+  web?: ToolWebPart;
+  /** The request body's schema, for a tool outside the shared list of bodies (its words refuse a bad form). */
+  body?: ZodType;
 }
 
 type Module<T> = Promise<{ default: T }>;

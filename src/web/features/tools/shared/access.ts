@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { insufficientEnergyMessage } from '../../../../shared/messages.js';
-import { TOOL_CATALOG } from '../../../../shared/pricing.js';
 import type { AiProviderKind } from '../../../../shared/tools.js';
 import { useAuth, useUser } from '../../../app/auth';
 import { call, client } from '../../../lib/api';
@@ -31,9 +30,9 @@ export function useToolAccess(endpoint: string): ToolAccess {
   const user = useUser();
   const { rolesLoaded } = useAuth();
   const pricing = usePricing();
-  const toolName = toolInfo(endpoint).pricing;
-  const cost = pricing.costOf(toolName);
-  const displayName = pricing.rowOf(toolName)?.display_name ?? TOOL_CATALOG[toolName].displayName;
+  const tool = toolInfo(endpoint);
+  const cost = pricing.costOf(tool.pricing);
+  const displayName = pricing.rowOf(tool.pricing)?.display_name ?? tool.price.displayName;
   const freeLabel = user.isAdmin ? 'FREE (ADMIN)' : user.isVip ? 'FREE (VIP)' : null;
   const short = !freeLabel && user.energyBalance < cost;
   // Until the role checks answer, a short balance might still belong to a VIP / admin: wait, don't accuse.
