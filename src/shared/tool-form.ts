@@ -90,6 +90,9 @@ export interface ToolForm {
   constants?: Record<string, unknown>;
 }
 
+/** The usual source: a picture from a link, an upload or the library, sent as `image_url`. */
+export const IMAGE_SOURCE: ToolForm['source'] = { kind: 'image', label: 'Image', defaultTab: 'upload', key: 'image_url' };
+
 /** The form's values: `source` for the picked file, the other fields under their body key. */
 export type FormValues = Record<string, unknown>;
 

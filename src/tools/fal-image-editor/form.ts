@@ -1,4 +1,4 @@
-import type { ToolForm } from '../../shared/tool-form.js';
+import { IMAGE_SOURCE, type ToolForm } from '../../shared/tool-form.js';
 
 /** Requests the local editor understands, in plain words (see shared/edit-language). */
 export const EDIT_COMMAND_CHIPS = [
@@ -25,7 +25,7 @@ const form: ToolForm = {
     fal: 'Edit your image by describing the changes you want in plain words.',
   },
   verb: 'Apply Edit',
-  source: { kind: 'image', label: 'Image', defaultTab: 'upload', key: 'image_url' },
+  source: IMAGE_SOURCE,
   fields: [
     {
       kind: 'text',

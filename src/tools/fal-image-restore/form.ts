@@ -1,5 +1,5 @@
 import { RANGES } from '../../shared/tool-catalog.js';
-import type { ToolForm } from '../../shared/tool-form.js';
+import { IMAGE_SOURCE, type ToolForm } from '../../shared/tool-form.js';
 
 /** Shown before a run, next to the run button (docs/decisions/025). */
 export const UNCHANGED_RUN_NOTE =
@@ -10,7 +10,7 @@ const form: ToolForm = {
   endpoint: 'fal-image-restore',
   description: 'Repair damaged, old or corrupted photos: less noise and blur, better light and detail, and a sharper, larger result.',
   verb: 'Restore',
-  source: { kind: 'image', label: 'Image', defaultTab: 'upload', key: 'image_url' },
+  source: IMAGE_SOURCE,
   fields: [
     { kind: 'note', look: 'box', text: 'Works best on scanned prints, low-light shots and heavily compressed images. The defaults suit most photos.' },
     { kind: 'output' },

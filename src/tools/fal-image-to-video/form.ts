@@ -1,5 +1,5 @@
 import { ASPECT_RATIOS, RANGES, VIDEO_RESOLUTIONS } from '../../shared/tool-catalog.js';
-import type { ToolForm } from '../../shared/tool-form.js';
+import { IMAGE_SOURCE, type ToolForm } from '../../shared/tool-form.js';
 
 export interface LoraRow {
   key: string;
@@ -35,7 +35,7 @@ const form: ToolForm = {
   },
   subtitle: { fal: 'powered by Wan v2.2' },
   verb: 'Generate Video',
-  source: { kind: 'image', label: 'Image', defaultTab: 'upload', key: 'image_url' },
+  source: IMAGE_SOURCE,
   fields: [
     {
       kind: 'text',

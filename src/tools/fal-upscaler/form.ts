@@ -1,12 +1,12 @@
 import { RANGES } from '../../shared/tool-catalog.js';
-import type { ToolForm } from '../../shared/tool-form.js';
+import { IMAGE_SOURCE, type ToolForm } from '../../shared/tool-form.js';
 
 /** requirements §2 AI Image Upscaler: image, scale 2-8 (default 2); Advanced: steps 20-100 (display only). */
 const form: ToolForm = {
   endpoint: 'fal-upscaler',
   description: 'Enlarge your image up to 8x with AI super-resolution: sharper edges and finer detail than plain resizing.',
   verb: 'Upscale',
-  source: { kind: 'image', label: 'Image', defaultTab: 'upload', key: 'image_url' },
+  source: IMAGE_SOURCE,
   fields: [
     { kind: 'slider', key: 'scale', label: 'Scale', range: RANGES.upscalerScale, times: true, hint: 'Each side of the image is multiplied by this factor.' },
     { kind: 'output' },
