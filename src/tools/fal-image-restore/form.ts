@@ -1,4 +1,4 @@
-import { RANGES } from '../../shared/tool-catalog.js';
+import { restoreRanges as RANGES } from './info.js';
 import { IMAGE_SOURCE, type ToolForm } from '../../shared/tool-form.js';
 
 /** Shown before a run, next to the run button (docs/decisions/025). */

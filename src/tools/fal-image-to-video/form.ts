@@ -1,4 +1,4 @@
-import { ASPECT_RATIOS, RANGES, VIDEO_RESOLUTIONS } from '../../shared/tool-catalog.js';
+import { ASPECT_RATIOS, imageToVideoRanges as RANGES, VIDEO_RESOLUTIONS } from './info.js';
 import { IMAGE_SOURCE, type ToolForm } from '../../shared/tool-form.js';
 
 export interface LoraRow {

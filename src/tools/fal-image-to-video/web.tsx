@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { Plus, Timer, Trash2 } from 'lucide-react';
-import { LORA_TRANSFORMERS, RANGES, estimatedVideoSeconds, formatVideoSeconds } from '../../shared/tool-catalog.js';
+import { estimatedVideoSeconds, formatVideoSeconds } from '../../shared/tool-catalog.js';
+import { LORA_TRANSFORMERS, imageToVideoRanges as RANGES } from './info.js';
 import { SelectField, SliderField } from '../../web/features/tools/shared/fields';
 import type { ToolWebPart } from '../../web/features/tools/form/web-part';
 import type { LoraRow } from './form';

@@ -1,4 +1,4 @@
-import { RANGES } from '../../shared/tool-catalog.js';
+import { upscalerRanges as RANGES } from './info.js';
 import { IMAGE_SOURCE, type ToolForm } from '../../shared/tool-form.js';
 
 /** requirements §2 AI Image Upscaler: image, scale 2-8 (default 2); Advanced: steps 20-100 (display only). */

@@ -1,4 +1,4 @@
-import { RANGES } from '../../shared/tool-catalog.js';
+import { videoUpscalerRanges as RANGES } from './info.js';
 import type { ToolForm } from '../../shared/tool-form.js';
 
 /** requirements §2 AI Video Upscaler: a video (tabs URL, Upload, Gallery; Gallery default), scale 1.5-4 (default 2). */

@@ -1,7 +1,12 @@
 import type { ComponentType } from 'react';
 import type { ZodType } from 'zod';
 import { Clapperboard, ImageUpscale, MonitorUp, Sparkles, Wand2 } from 'lucide-react';
-import { TOOLS, type ToolInfo } from '../../../../shared/tool-catalog.js';
+import { editorInfo } from '../../../../tools/fal-image-editor/info.js';
+import { restoreInfo } from '../../../../tools/fal-image-restore/info.js';
+import { imageToVideoInfo } from '../../../../tools/fal-image-to-video/info.js';
+import { upscalerInfo } from '../../../../tools/fal-upscaler/info.js';
+import { videoUpscalerInfo } from '../../../../tools/fal-video-upscaler/info.js';
+import type { ToolInfo } from '../../../../tools/tool-info.js';
 import type { ToolForm } from '../../../../shared/tool-form.js';
 import type { Accent } from '../shared/ToolScreen';
 import type { ToolWebPart } from './web-part';
@@ -35,11 +40,11 @@ const parts = (form: () => Module<ToolForm>, web?: () => Module<ToolWebPart>) =>
 
 /** The built-in tools, in the grid's order: one line each. */
 const tools: WebTool[] = [
-  { info: TOOLS['fal-upscaler'], slug: 'upscaler', icon: ImageUpscale, accent: 'violet', load: parts(() => import('../../../../tools/fal-upscaler/form')) },
-  { info: TOOLS['fal-image-editor'], slug: 'editor', icon: Wand2, accent: 'fuchsia', load: parts(() => import('../../../../tools/fal-image-editor/form'), () => import('../../../../tools/fal-image-editor/web')) },
-  { info: TOOLS['fal-image-restore'], slug: 'restore', icon: Sparkles, accent: 'amber', load: parts(() => import('../../../../tools/fal-image-restore/form'), () => import('../../../../tools/fal-image-restore/web')) },
-  { info: TOOLS['fal-image-to-video'], slug: 'image-to-video', icon: Clapperboard, accent: 'rose', load: parts(() => import('../../../../tools/fal-image-to-video/form'), () => import('../../../../tools/fal-image-to-video/web')) },
-  { info: TOOLS['fal-video-upscaler'], slug: 'video-upscaler', icon: MonitorUp, accent: 'sky', load: parts(() => import('../../../../tools/fal-video-upscaler/form')) },
+  { info: upscalerInfo, slug: 'upscaler', icon: ImageUpscale, accent: 'violet', load: parts(() => import('../../../../tools/fal-upscaler/form')) },
+  { info: editorInfo, slug: 'editor', icon: Wand2, accent: 'fuchsia', load: parts(() => import('../../../../tools/fal-image-editor/form'), () => import('../../../../tools/fal-image-editor/web')) },
+  { info: restoreInfo, slug: 'restore', icon: Sparkles, accent: 'amber', load: parts(() => import('../../../../tools/fal-image-restore/form'), () => import('../../../../tools/fal-image-restore/web')) },
+  { info: imageToVideoInfo, slug: 'image-to-video', icon: Clapperboard, accent: 'rose', load: parts(() => import('../../../../tools/fal-image-to-video/form'), () => import('../../../../tools/fal-image-to-video/web')) },
+  { info: videoUpscalerInfo, slug: 'video-upscaler', icon: MonitorUp, accent: 'sky', load: parts(() => import('../../../../tools/fal-video-upscaler/form')) },
 ];
 
 export function webTools(): readonly WebTool[] {
