@@ -12,7 +12,7 @@ import type { ToolInfo } from '../tools/tool-info.js';
 
 export type { ToolInfo } from '../tools/tool-info.js';
 export { PROMPT_MAX } from '../tools/tool-info.js';
-export { VIDEO_RESOLUTIONS, ASPECT_RATIOS, LORA_TRANSFORMERS, estimatedVideoSeconds, formatVideoSeconds } from '../tools/fal-image-to-video/info.js';
+export { estimatedVideoSeconds, formatVideoSeconds } from '../tools/fal-image-to-video/info.js';
 
 /** The built-in tools, by their one name in code. */
 export type ToolEndpoint = 'fal-image-editor' | 'fal-image-restore' | 'fal-upscaler' | 'fal-image-to-video' | 'fal-video-upscaler';
