@@ -4,7 +4,13 @@ import type { MailService } from '../features/mail/mail.service.js';
 import { defineJob } from './job-definition.js';
 import { workSourceFetch, workToolRun } from './tool-run.worker.js';
 
-const toolRunMessage = z.object({ jobId: z.string(), userId: z.string(), timeLimitSeconds: z.number().positive() });
+const toolRunMessage = z.object({
+  jobId: z.string(),
+  userId: z.string(),
+  timeLimitSeconds: z.number().positive(),
+  /** The run's tool, so a worker claims it without reading the job first (absent in jobs queued by older builds). */
+  tool: z.string().optional(),
+});
 export type ToolRunMessage = z.infer<typeof toolRunMessage>;
 
 const sourceFetchMessage = toolRunMessage.extend({

@@ -10,6 +10,7 @@ import type { ToolMediaPort } from '../features/tools/tool-media.js';
 import { InvalidResultError } from '../tools/tool-definition.js';
 import type { JobQueue } from './queue.js';
 import type { SourceFetchMessage, ToolRunMessage } from './jobs.js';
+import { runProgress } from './run-progress.js';
 import type { ParsedInput } from '../tools/tool-definition.js';
 import { observeToolRun, type JobOutcome } from '../observability/metrics.js';
 import type { RunErrorCode } from '../../shared/admin-jobs.schema.js';
@@ -29,8 +30,6 @@ export interface RunDeps {
 
 /** How often a running job checks whether it was cancelled or swept (from any process). */
 const STATUS_POLL_MS = 2_000;
-/** Progress is written at most this often (plus every 5% step). */
-const PROGRESS_INTERVAL_MS = 400;
 
 /** The handler of the tool-run and batch-run queues: one attempt at a run. */
 export async function workToolRun(message: ToolRunMessage, deps: RunDeps, signal: AbortSignal): Promise<void> {
@@ -56,7 +55,7 @@ export async function fetchRunSource(message: SourceFetchMessage, deps: RunDeps)
   const job = await tools.work.peek(message.jobId);
   if (!job || job.status !== 'queued') return; // cancelled or swept meanwhile
   const definition = tools.registry.find(job.tool);
-  const run: ToolRunMessage = { jobId: message.jobId, userId: message.userId, timeLimitSeconds: message.timeLimitSeconds };
+  const run: ToolRunMessage = { jobId: message.jobId, userId: message.userId, timeLimitSeconds: message.timeLimitSeconds, tool: job.tool };
   // An unknown tool, or media that keeps nothing: the run worker deals with it as before.
   if (!definition || !media.stageSource) return deps.queue.sendFetchedRun(run, message.batchItem);
   try {
@@ -95,13 +94,14 @@ class HandedBack extends Error {}
  */
 export async function runToolJob(message: ToolRunMessage, deps: RunDeps, stopSignal?: AbortSignal): Promise<void> {
   const { tools, media, log } = deps;
-  const queued = await tools.work.peek(message.jobId);
-  if (!queued) return;
-  const definition = tools.registry.find(queued.tool);
+  // The message names the tool; a job queued by an older build is read first.
+  const endpoint = message.tool ?? (await tools.work.peek(message.jobId))?.tool;
+  if (!endpoint) return;
+  const definition = tools.registry.find(endpoint);
   if (!definition) {
     // A run of a tool this build does not have (removed since): end it, refunded.
-    log.warn({ jobId: queued.id, tool: queued.tool }, 'run of an unknown tool');
-    await tools.settle.settleFailure(queued.id, 'failed', toolErrors.unknownTool, { code: 'unknown_tool' });
+    log.warn({ jobId: message.jobId, tool: endpoint }, 'run of an unknown tool');
+    await tools.settle.settleFailure(message.jobId, 'failed', toolErrors.unknownTool, { code: 'unknown_tool' });
     return;
   }
   const provider = deps.providerFor(definition.endpoint);
@@ -128,8 +128,7 @@ export async function runToolJob(message: ToolRunMessage, deps: RunDeps, stopSig
 
   const startedAt = performance.now();
   let outcome: JobOutcome = 'failed';
-  let lastWrite = 0;
-  let lastFraction = -1;
+  const progress = runProgress((stage, fraction) => tools.work.progress(job, stage, fraction));
   const ctx: RunContext = {
     signal: controller.signal,
     workDir,
@@ -137,14 +136,7 @@ export async function runToolJob(message: ToolRunMessage, deps: RunDeps, stopSig
     saveRemoteRequestId: async (requestId) => {
       await tools.work.saveRemoteRequestId(job.id, requestId);
     },
-    onProgress: ({ stage, fraction }) => {
-      const now = Date.now();
-      const f = Math.max(0, Math.min(1, fraction));
-      if (now - lastWrite < PROGRESS_INTERVAL_MS && f - lastFraction < 0.05) return;
-      lastWrite = now;
-      lastFraction = f;
-      void tools.work.progress(job, stage, f).catch(() => {});
-    },
+    onProgress: (p) => progress.report(p),
   };
 
   try {
@@ -172,8 +164,10 @@ export async function runToolJob(message: ToolRunMessage, deps: RunDeps, stopSig
       prompt,
       sourceItemId: source.itemId,
     });
+    progress.end();
     outcome = (await tools.settle.settleSuccess(job, result, itemId)) ? 'succeeded' : 'canceled';
   } catch (err) {
+    progress.end();
     const reason = controller.signal.aborted ? controller.signal.reason : err;
     if (reason instanceof Cancelled) {
       outcome = 'canceled';

@@ -161,7 +161,8 @@ export class ToolSubmit {
     );
     // A source on another server is fetched before the run takes a worker slot (decision 027).
     const fetchFirst = this.media.isRemoteSource?.(run.definition.sourceOf(run.input)) ?? false;
-    const sentTo = await this.queue.sendToolRun({ jobId: job.id, userId: run.userId, timeLimitSeconds: tool.timeLimitSeconds }, tx, !!run.batch, fetchFirst);
+    const message = { jobId: job.id, userId: run.userId, timeLimitSeconds: tool.timeLimitSeconds, tool: run.definition.endpoint };
+    const sentTo = await this.queue.sendToolRun(message, tx, !!run.batch, fetchFirst);
     // An idle worker of this process looks at once, when the job is there to be seen.
     tx.afterCommit(() => this.queue.wake(sentTo));
     return job;

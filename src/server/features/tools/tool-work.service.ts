@@ -27,9 +27,9 @@ export class ToolWork {
     return !!row;
   }
 
+  /** Saves and publishes progress while the run is running; an ended run gets no late 'running' event. */
   async progress(job: repo.ToolJobRow, stage: string, fraction: number): Promise<void> {
-    await repo.saveProgress(this.db, job.id, stage, fraction);
-    await this.events.publishProgress(job, stage, fraction);
+    if (await repo.saveProgress(this.db, job.id, stage, fraction)) await this.events.publishProgress(job, stage, fraction);
   }
 
   saveRemoteRequestId(jobId: string, requestId: string) {

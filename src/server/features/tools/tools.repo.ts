@@ -123,12 +123,15 @@ export function releaseJob(db: Queryable, jobId: string, attempt: number) {
   );
 }
 
-export function saveProgress(db: Queryable, jobId: string, stage: string, fraction: number) {
-  return db.query(
+/** Whether the run was still running (a run that ended meanwhile keeps its end). */
+export async function saveProgress(db: Queryable, jobId: string, stage: string, fraction: number): Promise<boolean> {
+  const rows = await db.query(
     `UPDATE tool_jobs SET progress_stage = $2, progress_fraction = GREATEST(progress_fraction, $3)
-      WHERE id = $1 AND status = 'running'`,
+      WHERE id = $1 AND status = 'running'
+      RETURNING id`,
     [jobId, stage, fraction],
   );
+  return rows.length > 0;
 }
 
 export function saveRemoteRequestId(db: Queryable, jobId: string, requestId: string) {
