@@ -18,7 +18,7 @@ const WAIT_POLL_MS = 5_000;
  * after each change, and the waiters woken by an end settled here or in any other process.
  */
 export class ToolEvents {
-  private readonly finished = new Map<string, Set<() => void>>();
+  private readonly finished = new Map<string, Set<(ended?: ToolJobRow) => void>>();
   private listening = false;
 
   constructor(
@@ -29,7 +29,7 @@ export class ToolEvents {
   /**
    * Resolves when the job has ended or the wait times out (the job goes on
    * regardless). Woken by the job's end event from any process; a slow poll
-   * covers a missed event.
+   * covers a missed event. An end settled in this process hands over the ended row, not read again.
    */
   async waitForEnd(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<ToolJobRow> {
     this.listenForEnds();
@@ -38,27 +38,32 @@ export class ToolEvents {
       const job = await repo.findJob(this.db, jobId);
       if (!job) throw new AppError('not_found', toolErrors.notFound);
       if (isEnded(job.status) || Date.now() >= deadline || signal?.aborted) return job;
-      await new Promise<void>((resolve) => {
-        const wake = () => {
+      const ended = await new Promise<ToolJobRow | undefined>((resolve) => {
+        const wake = (row?: ToolJobRow) => {
           clearTimeout(timer);
           const set = this.finished.get(jobId);
           set?.delete(wake);
           if (set?.size === 0) this.finished.delete(jobId);
-          signal?.removeEventListener('abort', wake);
-          resolve();
+          signal?.removeEventListener('abort', onAbort);
+          resolve(row);
         };
-        const timer = setTimeout(wake, Math.min(WAIT_POLL_MS, Math.max(10, deadline - Date.now())));
+        const onAbort = () => wake();
+        const timer = setTimeout(onAbort, Math.min(WAIT_POLL_MS, Math.max(10, deadline - Date.now())));
         let set = this.finished.get(jobId);
         if (!set) this.finished.set(jobId, (set = new Set()));
         set.add(wake);
-        signal?.addEventListener('abort', wake, { once: true });
+        signal?.addEventListener('abort', onAbort, { once: true });
       });
+      if (ended) return ended;
     }
   }
 
-  /** A run ended in this process: its waiters here need not wait for the event to come back. */
-  wakeWaiters(jobId: string): void {
-    for (const wake of this.finished.get(jobId) ?? []) wake();
+  /**
+   * A run ended: its waiters in this process are woken, with the ended row when it was settled
+   * here (committed, so nothing to read again), without it when another process's event said so.
+   */
+  wakeWaiters(jobId: string, ended?: ToolJobRow): void {
+    for (const wake of this.finished.get(jobId) ?? []) wake(ended);
   }
 
   private listenForEnds(): void {

@@ -110,7 +110,7 @@ export class ToolSettle {
 
   private async afterEnd(job: repo.ToolJobRow): Promise<void> {
     await this.discardStagedSource(job);
-    this.events.wakeWaiters(job.id);
+    this.events.wakeWaiters(job.id, job);
     await this.events.publish(job);
     for (const listener of this.endListeners) await Promise.resolve(listener(job)).catch(() => {});
   }

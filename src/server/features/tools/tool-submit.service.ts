@@ -132,8 +132,11 @@ export class ToolSubmit {
     },
   ): Promise<repo.ToolJobRow | null> {
     const tool = run.definition.info;
-    if (await repo.isSuspended(tx, run.userId)) throw new AppError('account_suspended', suspensionMessages.signIn);
-    if (!run.batch && this.maxOpenRunsPerUser > 0) await this.assertRoomInQueue(tx, run.userId);
+    // A single run under the cap is counted under a per-user lock, taken with the account's share
+    // lock, so parallel starts cannot all pass one count.
+    const capped = !run.batch && this.maxOpenRunsPerUser > 0;
+    if (await repo.isSuspended(tx, run.userId, { lockOpenRuns: capped })) throw new AppError('account_suspended', suspensionMessages.signIn);
+    if (capped) await this.assertRoomInQueue(tx, run.userId);
     const job = await repo.insertJob(tx, {
       userId: run.userId,
       tool: run.definition.endpoint,
@@ -168,9 +171,8 @@ export class ToolSubmit {
     return job;
   }
 
-  /** Counted under a per-user lock, so parallel starts cannot all pass one count. */
+  /** Under the per-user lock isSuspended took. */
   private async assertRoomInQueue(tx: Tx, userId: string): Promise<void> {
-    await repo.lockOpenRunsOf(tx, userId);
     const open = await repo.countOpenSingleRuns(tx, userId);
     if (open >= this.maxOpenRunsPerUser) throw rateLimited(limitMessages.openRuns(this.maxOpenRunsPerUser), 5);
   }

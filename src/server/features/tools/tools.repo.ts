@@ -179,12 +179,18 @@ export function openJobsOf(db: Queryable, userId: string) {
   return db.query<{ id: string }>(`SELECT id FROM tool_jobs WHERE user_id = $1 AND status IN ('queued', 'running') ORDER BY seq`, [userId]);
 }
 
+/** Held until the caller's transaction ends: one user's run starts are counted one after another. */
+const OPEN_RUNS_LOCK = "pg_advisory_xact_lock(hashtext('open-runs:' || id::text))";
+
 /**
  * Whether an admin suspended the account. Holds a share lock on the account row until the run's
  * transaction ends, so a suspension waits for a run being charged and then finds it to cancel.
+ * With `lockOpenRuns`, the same statement also takes the per-user lock under which open runs are
+ * counted (a round trip less per run).
  */
-export async function isSuspended(db: Queryable, userId: string): Promise<boolean> {
-  const row = await one<{ suspended: boolean }>(db, 'SELECT suspended_at IS NOT NULL AS suspended FROM users WHERE id = $1 FOR SHARE', [userId]);
+export async function isSuspended(db: Queryable, userId: string, opts: { lockOpenRuns?: boolean } = {}): Promise<boolean> {
+  const lock = opts.lockOpenRuns ? `, ${OPEN_RUNS_LOCK}` : '';
+  const row = await one<{ suspended: boolean }>(db, `SELECT suspended_at IS NOT NULL AS suspended${lock} FROM users WHERE id = $1 FOR SHARE`, [userId]);
   return row?.suspended === true;
 }
 
@@ -198,10 +204,7 @@ export async function countOpenSingleRuns(db: Queryable, userId: string): Promis
   return row?.n ?? 0;
 }
 
-/** Held until the caller's transaction ends: one user's run starts are counted one after another. */
-export async function lockOpenRunsOf(db: Queryable, userId: string): Promise<void> {
-  await db.query("SELECT pg_advisory_xact_lock(hashtext('open-runs:' || $1::text))", [userId]);
-}
+
 
 /** Who a run is charged to, and at which role's prices. */
 export function findRunner(db: Queryable, userId: string) {
