@@ -115,6 +115,29 @@ function Numbers({ days, series, caption }: { days: string[]; series: Series[]; 
   );
 }
 
+/** One chart with its numbers, or its placeholder or error while the charts' data is not there. */
+function Chart({
+  q,
+  series,
+  label,
+  caption,
+}: {
+  q: { isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown; data?: { days: string[] } };
+  series: Series[];
+  /** The screen-reader summary, given the number of days shown. */
+  label: (days: number) => string;
+  caption: string;
+}) {
+  if (q.isPending) return <Skeleton className="h-56" />;
+  if (q.isError || !q.data) return <ErrorBox onRetry={() => void q.refetch()}>Could not load the charts: {describeError(q.error)}</ErrorBox>;
+  return (
+    <>
+      <LineChart days={q.data.days} series={series} label={label(q.data.days.length)} />
+      <Numbers days={q.data.days} series={series} caption={caption} />
+    </>
+  );
+}
+
 const selectClass = 'rounded-lg border border-zinc-700 bg-zinc-900 px-2.5 py-1.5 text-sm text-zinc-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-amber-400';
 
 export default function AdminCharts() {
@@ -159,20 +182,12 @@ export default function AdminCharts() {
     <div className="grid gap-6 lg:grid-cols-2">
       <Panel id="chart-energy-title" title="ENERGY sold vs spent" description="Per day (UTC); spent is net of refunds for failed or cancelled runs." icon={BatteryCharging} className="min-w-0">
         <div className="mb-3 flex justify-end">{range}</div>
-        {q.isPending ? (
-          <Skeleton className="h-56" />
-        ) : q.isError ? (
-          <ErrorBox onRetry={() => void q.refetch()}>Could not load the charts: {describeError(q.error)}</ErrorBox>
-        ) : (
-          <>
-            <LineChart
-              days={q.data.days}
-              series={energy}
-              label={`ENERGY per day over the last ${q.data.days.length} days: ${numberFormat.format(total(energy[0]!.values))} sold, ${numberFormat.format(total(energy[1]!.values))} spent.`}
-            />
-            <Numbers days={q.data.days} series={energy} caption="ENERGY sold and spent per day" />
-          </>
-        )}
+        <Chart
+          q={q}
+          series={energy}
+          label={(n) => `ENERGY per day over the last ${n} days: ${numberFormat.format(total(energy[0]!.values))} sold, ${numberFormat.format(total(energy[1]!.values))} spent.`}
+          caption="ENERGY sold and spent per day"
+        />
       </Panel>
       <Panel
         id="chart-runs-title"
@@ -194,20 +209,12 @@ export default function AdminCharts() {
             </select>
           </div>
         </div>
-        {q.isPending ? (
-          <Skeleton className="h-56" />
-        ) : q.isError ? (
-          <ErrorBox onRetry={() => void q.refetch()}>Could not load the charts: {describeError(q.error)}</ErrorBox>
-        ) : (
-          <>
-            <LineChart
-              days={q.data.days}
-              series={runs}
-              label={`Runs of ${toolName} per day over the last ${q.data.days.length} days: ${numberFormat.format(total(runs[0]!.values))} runs, ${numberFormat.format(total(runs[1]!.values))} failed.`}
-            />
-            <Numbers days={q.data.days} series={runs} caption={`Runs and failures of ${toolName} per day`} />
-          </>
-        )}
+        <Chart
+          q={q}
+          series={runs}
+          label={(n) => `Runs of ${toolName} per day over the last ${n} days: ${numberFormat.format(total(runs[0]!.values))} runs, ${numberFormat.format(total(runs[1]!.values))} failed.`}
+          caption={`Runs and failures of ${toolName} per day`}
+        />
       </Panel>
     </div>
   );
