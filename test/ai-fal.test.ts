@@ -14,7 +14,7 @@ import type { AiProvider, ImageToVideoInput, LocalMedia, Progress, RunContext } 
 import { videoRequest } from './helpers/video-input.js';
 import { ProviderError } from '../src/server/providers/ai/ai-provider.js';
 import { createFalAiProvider, type FalAiProviderOptions } from '../src/server/providers/ai/fal/index.js';
-import { progressFromLogs } from '../src/server/providers/ai/fal/fal-provider.js';
+import { progressFromLogs } from '../src/server/providers/ai/fal/runtime.js';
 import { rewriteUrl } from '../src/server/providers/ai/fal/transport.js';
 import { sanitize } from '../src/server/providers/ai/fal/errors.js';
 import { startFakeFal, type FakeFal, type RecordedRequest } from './helpers/fake-fal.js';

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import type { AiProvider, LocalMedia, MediaOutput, RunContext } from '../src/server/providers/ai/ai-provider.js';
 import { interpretEdit } from '../src/shared/edit-language/interpret.js';
+import type { AnyToolRuntime } from '../src/server/providers/ai/hooks.js';
 import { outputMessages, scaleFor, targetOf } from '../src/shared/output.js';
 import { RANGES } from '../src/shared/tools.js';
 import { scaleForTarget } from '../src/server/media/output.js';
@@ -27,6 +28,13 @@ const scaled = async (image: LocalMedia, scale: number, ctx: RunContext, model: 
 };
 const provider: AiProvider = {
   name: 'scaling-fake',
+  // Answers the upscaler as any tool, reading the scale the tool asks for.
+  runtime: {
+    answer: (info, input, image, ctx) => {
+      if (info.endpoint !== 'fal-upscaler') throw new Error(`${info.endpoint} is not in this test`);
+      return scaled(image, (input as { scale: number }).scale, ctx, 'fake-upscale');
+    },
+  } satisfies AnyToolRuntime,
   upscaleImage: (i, ctx) => scaled(i.image, i.scale, ctx, 'fake-upscale'),
   restoreImage: (i, ctx) => scaled(i.image, i.upscaling, ctx, 'fake-restore'),
   async editImage(i, ctx) {

@@ -85,7 +85,7 @@ describe('charging', () => {
     const res = await run(user, 'fal-upscaler', { image_url: 'https://x.test/a.png', energy_used: 0, cost: 0, scale: 4 });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ energy_used: 2, scale_factor: 4, model: 'fake-upscale', original_url: 'https://x.test/a.png' });
+    expect(body).toMatchObject({ energy_used: 2, scale_factor: 4, model: 'fake-fal-upscaler', original_url: 'https://x.test/a.png' });
     expect(body.upscaled_url).toMatch(/^http:\/\/files\.test\//);
     expect(body.job_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(await balance(user.id)).toBe(8);

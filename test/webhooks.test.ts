@@ -163,7 +163,7 @@ describe('run webhooks', () => {
       expect(rx.got).toHaveLength(1);
       const event = JSON.parse(rx.got[0].body);
       expect(event).toMatchObject({ type: 'job.succeeded', data: { job_id: ok.json().job_id, tool: 'fal-upscaler' } });
-      expect(event.data.result).toMatchObject({ model: 'fake-upscale' });
+      expect(event.data.result).toMatchObject({ model: 'fake-fal-upscaler' });
       expect(event.data.library_item_id).toBeTruthy();
     } finally {
       await runs.close();

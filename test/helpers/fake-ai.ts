@@ -8,6 +8,7 @@ const execFileAsync = promisify(execFile);
 import type { AiProvider, LocalMedia, MediaOutput, RunContext } from '../../src/server/providers/ai/ai-provider.js';
 import { ProviderError } from '../../src/server/providers/ai/ai-provider.js';
 import { interpretEdit } from '../../src/shared/edit-language/interpret.js';
+import type { AnyToolRuntime } from '../../src/server/providers/ai/hooks.js';
 
 export interface FakeBehaviour {
   /** Milliseconds a run takes (progress is reported along the way). */
@@ -49,8 +50,13 @@ export function createFakeAiProvider(behaviour: FakeBehaviour = {}) {
     else await tinyVideo(file);
     return { path: file, contentType: ext === 'mp4' ? 'video/mp4' : 'image/png', model: `fake-${kind}` };
   }
+  // Any registered tool, from its output kind: a tiny PNG or a one-second clip, named after the tool.
+  const runtime: AnyToolRuntime = {
+    answer: (info, _input, media, ctx) => work(info.endpoint, ctx, info.output === 'video' ? 'mp4' : 'png', info.input === 'image' ? media : undefined),
+  };
   const provider: AiProvider & { calls: string[]; behaviour: FakeBehaviour } = {
     name: 'fake',
+    runtime,
     calls,
     behaviour,
     upscaleImage: (i, ctx) => work('upscale', ctx, 'png', i.image),

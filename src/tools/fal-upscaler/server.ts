@@ -2,6 +2,12 @@ import { upscalerInfo, upscalerRanges } from './info.js';
 import { displayedSize, finishImageOutput, scaleForTarget } from '../../server/media/output.js';
 import { upscalerBody, upscalerResponse, upscalerResult } from './schemas.js';
 import { defineTool } from '../../server/tools/tool-definition.js';
+import { canRun, runHook, type ProviderHooks } from '../../server/providers/ai/hooks.js';
+import type { MediaOutput } from '../../server/providers/ai/ai-provider.js';
+import { upscaleLocally } from './local.js';
+import { upscaleOnFal } from './fal.js';
+
+const hooks: ProviderHooks<{ scale: number }, MediaOutput> = { local: upscaleLocally, fal: upscaleOnFal };
 
 /** POST /functions/v1/fal-upscaler: enlarge an image 2x to 8x. */
 export const upscalerTool = defineTool({
@@ -11,11 +17,11 @@ export const upscalerTool = defineTool({
   response: upscalerResponse,
   source: (input) => input.image_url,
   batch: true,
-  supports: (provider) => typeof provider.upscaleImage === 'function',
+  supports: canRun,
   async run(provider, input, image, ctx) {
     // A target size chooses the scale: the smallest that reaches it, never past 8x.
     const scale = input.output ? scaleForTarget(input.scale, input.output, await displayedSize(image.path), upscalerRanges.upscalerScale, upscalerInfo.price.displayName) : input.scale;
-    const out = await provider.upscaleImage({ image, scale }, ctx);
+    const out = await runHook(hooks, upscalerInfo, provider, { scale }, image, ctx);
     const file = await finishImageOutput(out, input.output, ctx.workDir, { maxEnlargement: 1.05, toolName: upscalerInfo.price.displayName });
     return { output: file, result: { model: out.model, scale_factor: scale }, prompt: null };
   },

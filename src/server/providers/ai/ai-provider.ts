@@ -117,6 +117,8 @@ export interface UpscaleVideoInput {
 
 export interface AiProvider {
   readonly name: string;
+  /** What the tools' hooks run on (providers/ai/hooks.ts): a provider named 'local' or 'fal' carries that runtime. */
+  readonly runtime?: unknown;
   upscaleImage(input: UpscaleImageInput, ctx: RunContext): Promise<MediaOutput>;
   restoreImage(input: RestoreImageInput, ctx: RunContext): Promise<RestoreImageOutput>;
   editImage(input: EditImageInput, ctx: RunContext): Promise<EditImageOutput>;

@@ -1,0 +1,40 @@
+import type { FalRuntime } from '../../server/providers/ai/fal/runtime.js';
+import { FalProviderError } from '../../server/providers/ai/fal/errors.js';
+import { readFirstImage, type FalRequest } from '../../server/providers/ai/fal/endpoints.js';
+import type { EditImageInput, EditImageOutput, LocalMedia, RunContext } from '../../server/providers/ai/ai-provider.js';
+
+export const EDITOR_ENDPOINT = 'fal-ai/flux-kontext/dev';
+/** Fixed settings we send (fal defaults would do, but pinning them keeps results stable). */
+export const EDITOR_GUIDANCE_SCALE = 2.5;
+export const EDITOR_STEPS = 28;
+
+export function editorRequest(input: Omit<EditImageInput, 'image'>, imageUrl: string): FalRequest {
+  return {
+    endpoint: EDITOR_ENDPOINT,
+    body: {
+      image_url: imageUrl,
+      prompt: input.prompt,
+      enable_safety_checker: input.enableSafetyChecker,
+      guidance_scale: EDITOR_GUIDANCE_SCALE,
+      num_inference_steps: EDITOR_STEPS,
+    },
+  };
+}
+
+/** `images[0]`, unless the safety checker flagged it. */
+function readEdited(data: unknown) {
+  const flags = (data as { has_nsfw_concepts?: unknown } | null)?.has_nsfw_concepts;
+  if (Array.isArray(flags) && flags[0] === true) {
+    throw new FalProviderError('The safety checker flagged the result. Try a different image or prompt.', false);
+  }
+  return readFirstImage(data);
+}
+
+export async function editOnFal(runtime: FalRuntime, input: Omit<EditImageInput, 'image'>, image: LocalMedia, ctx: RunContext): Promise<EditImageOutput> {
+  const { data: _data, ...out } = await runtime.image(
+    { verb: 'Editing', typicalSeconds: 60, media: image, kind: 'image', build: (url) => editorRequest(input, url) },
+    readEdited,
+    ctx,
+  );
+  return { ...out, promptUsed: input.prompt };
+}

@@ -1,0 +1,25 @@
+import type { FalRuntime } from '../../server/providers/ai/fal/runtime.js';
+import { readImage, type FalInput, type FalRequest } from '../../server/providers/ai/fal/endpoints.js';
+import type { LocalMedia, RestoreImageInput, RestoreImageOutput, RunContext } from '../../server/providers/ai/ai-provider.js';
+
+export const RESTORE_ENDPOINT = 'fal-ai/thera';
+
+export function restoreRequest(input: Omit<RestoreImageInput, 'image'>, imageUrl: string): FalRequest {
+  const body: FalInput = {
+    image_url: imageUrl,
+    // fal has no default for the backbone: always send it.
+    backbone: input.backbone,
+    upscale_factor: input.upscaling,
+  };
+  if (input.seed !== undefined && input.seed !== null) body.seed = input.seed;
+  return { endpoint: RESTORE_ENDPOINT, body };
+}
+
+export async function restoreOnFal(runtime: FalRuntime, input: Omit<RestoreImageInput, 'image'>, image: LocalMedia, ctx: RunContext): Promise<RestoreImageOutput> {
+  const { data: _data, ...out } = await runtime.image(
+    { verb: 'Restoring', typicalSeconds: 40, media: image, kind: 'image', build: (url) => restoreRequest(input, url) },
+    readImage,
+    ctx,
+  );
+  return out;
+}
