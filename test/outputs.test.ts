@@ -28,11 +28,14 @@ const scaled = async (image: LocalMedia, scale: number, ctx: RunContext, model: 
 };
 const provider: AiProvider = {
   name: 'scaling-fake',
-  // Answers the upscaler as any tool, reading the scale the tool asks for.
+  // Answers each tool of this test as any tool, reading what the tool asks for (the scale, the upscaling).
   runtime: {
     answer: (info, input, image, ctx) => {
-      if (info.endpoint !== 'fal-upscaler') throw new Error(`${info.endpoint} is not in this test`);
-      return scaled(image, (input as { scale: number }).scale, ctx, 'fake-upscale');
+      const asked = input as { scale: number; upscaling: number; prompt: string };
+      if (info.endpoint === 'fal-upscaler') return scaled(image, asked.scale, ctx, 'fake-upscale');
+      if (info.endpoint === 'fal-image-restore') return scaled(image, asked.upscaling, ctx, 'fake-restore');
+      if (info.endpoint === 'fal-image-editor') return provider.editImage({ image, prompt: asked.prompt, enableSafetyChecker: false }, ctx);
+      throw new Error(`${info.endpoint} is not in this test`);
     },
   } satisfies AnyToolRuntime,
   upscaleImage: (i, ctx) => scaled(i.image, i.scale, ctx, 'fake-upscale'),

@@ -107,13 +107,16 @@ describe('charging', () => {
     const restore = (await run(user, 'fal-image-restore', { image_url: 'u2', upscaling: 2.5, backbone: 'rdn', seed: 7 })).json();
     expect(restore).toMatchObject({ restored_url: expect.any(String), energy_used: 1, settings: { upscaling: 2.5, backbone: 'rdn' } });
     const video = (await run(user, 'fal-image-to-video', { image_url: 'u3', prompt: 'zoom in slowly', num_frames: 81, frames_per_second: 16 })).json();
-    expect(video).toMatchObject({ video_url: expect.any(String), energy_used: 5, prompt_used: 'zoom in slowly', duration_seconds: 5 });
+    expect(video).toMatchObject({ video_url: expect.any(String), energy_used: 5, prompt_used: 'zoom in slowly', duration_seconds: 5.063 });
     const vup = (await run(user, 'fal-video-upscaler', { video_url: 'v1', scale: 1.5 })).json();
     expect(vup).toMatchObject({ upscaled_url: expect.any(String), original_url: 'v1', energy_used: 20, scale_factor: 1.5 });
     const item = [...media.items.values()].find((i) => i.jobId === vup.job_id)!;
     expect(item.prompt).toBe('Upscaled 1.5x from original video');
     const named = [...media.items.values()].find((i) => i.jobId === video.job_id)!;
     expect(named.name).toBe('Video zoom in slowly');
+    // Each answer is of the tool's output kind, whatever provider made it.
+    const kindOf = (jobId: string) => [...media.items.values()].find((i) => i.jobId === jobId)!.contentType;
+    expect([editor, restore, video, vup].map((a) => kindOf(a.job_id))).toEqual(['image/png', 'image/png', 'video/mp4', 'video/mp4']);
     expect(await balance(user.id)).toBe(100 - 1 - 1 - 5 - 20);
   });
 

@@ -6,7 +6,7 @@ import { sourceMessages } from '../../src/shared/messages.js';
 
 /** Tests only: a library stand-in that keeps results in memory, one per job. */
 export function createMemoryMedia() {
-  const items = new Map<string, { id: string; userId: string; jobId: string; name: string; prompt: string | null }>();
+  const items = new Map<string, { id: string; userId: string; jobId: string; name: string; prompt: string | null; contentType: string }>();
   const byJob = new Map<string, string>();
   const pending = new Map<string, { userId: string; status: string }>();
   let n = 0;
@@ -28,7 +28,7 @@ export function createMemoryMedia() {
       const existing = byJob.get(input.jobId);
       if (existing) return { itemId: existing };
       const id = `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
-      items.set(id, { id, userId: input.userId, jobId: input.jobId, name: input.originalName, prompt: input.prompt });
+      items.set(id, { id, userId: input.userId, jobId: input.jobId, name: input.originalName, prompt: input.prompt, contentType: input.output.contentType });
       byJob.set(input.jobId, id);
       return { itemId: id };
     },

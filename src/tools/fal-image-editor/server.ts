@@ -5,6 +5,12 @@ import { editInterpretRequest, editInterpretation } from '../../shared/edit-lang
 import type { AiProvider } from '../../server/providers/ai/ai-provider.js';
 import { defineInterpretation, defineTool } from '../../server/tools/tool-definition.js';
 import { finishImageOutput } from '../../server/media/output.js';
+import { canRun, runHook, type ProviderHooks } from '../../server/providers/ai/hooks.js';
+import type { EditImageInput, EditImageOutput } from '../../server/providers/ai/ai-provider.js';
+import { editLocally } from './local.js';
+import { editOnFal } from './fal.js';
+
+const hooks: ProviderHooks<Omit<EditImageInput, 'image'>, EditImageOutput> = { local: editLocally, fal: editOnFal };
 
 // --- plain-language reading (issue 21): begin ---
 /** How the editor's provider reads a request: the local editor's own reading, or the cloud editor's 'as written'. */
@@ -19,7 +25,7 @@ export const imageEditorTool = defineTool({
   response: editorResponse,
   source: (input) => input.image_url,
   batch: true,
-  supports: (provider) => typeof provider.editImage === 'function',
+  supports: canRun,
   // What the local editor cannot do (or needs a generative model for) is refused before any charge, with how it read the request.
   refuse: (provider, input) => {
     const reading = readEdit(provider, input.prompt);
@@ -28,9 +34,9 @@ export const imageEditorTool = defineTool({
   },
   interpret: defineInterpretation({ input: editInterpretRequest, answer: editInterpretation, run: (provider, input) => readEdit(provider, input.prompt) }),
   async run(provider, input, image, ctx) {
-    const out = await provider.editImage({ image, prompt: input.prompt, enableSafetyChecker: input.enable_safety_checker }, ctx);
+    const out = await runHook(hooks, editorInfo, provider, { prompt: input.prompt, enableSafetyChecker: input.enable_safety_checker }, image, ctx);
     const file = await finishImageOutput(out, input.output, ctx.workDir, { maxEnlargement: editorInfo.maxEnlargement!, toolName: editorInfo.price.displayName });
-    return { output: file, result: { model: out.model, prompt_used: out.promptUsed }, prompt: input.prompt };
+    return { output: file, result: { model: out.model, prompt_used: out.promptUsed ?? input.prompt }, prompt: input.prompt };
   },
   respond: (result, links) => ({ edited_url: links.url, original_url: links.originalUrl, prompt_used: result.prompt_used }),
 });

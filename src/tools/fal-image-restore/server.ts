@@ -2,6 +2,12 @@ import { restoreInfo, restoreRanges } from './info.js';
 import { displayedSize, finishImageOutput, scaleForTarget } from '../../server/media/output.js';
 import { restoreBody, restoreResponse, restoreResult } from './schemas.js';
 import { defineTool } from '../../server/tools/tool-definition.js';
+import { canRun, runHook, type ProviderHooks } from '../../server/providers/ai/hooks.js';
+import type { RestoreImageInput, RestoreImageOutput } from '../../server/providers/ai/ai-provider.js';
+import { restoreLocally } from './local.js';
+import { restoreOnFal } from './fal.js';
+
+const hooks: ProviderHooks<Omit<RestoreImageInput, 'image'>, RestoreImageOutput> = { local: restoreLocally, fal: restoreOnFal };
 
 /** POST /functions/v1/fal-image-restore: repair and enlarge an old or damaged image. */
 export const imageRestoreTool = defineTool({
@@ -11,13 +17,13 @@ export const imageRestoreTool = defineTool({
   response: restoreResponse,
   source: (input) => input.image_url,
   batch: true,
-  supports: (provider) => typeof provider.restoreImage === 'function',
+  supports: canRun,
   async run(provider, input, image, ctx) {
     // A target size chooses the upscaling: the smallest that reaches it, never past 4x.
     const upscaling = input.output
       ? scaleForTarget(input.upscaling, input.output, await displayedSize(image.path), restoreRanges.restoreUpscaling, restoreInfo.price.displayName)
       : input.upscaling;
-    const out = await provider.restoreImage({ image, upscaling, backbone: input.backbone, seed: input.seed }, ctx);
+    const out = await runHook(hooks, restoreInfo, provider, { upscaling, backbone: input.backbone, seed: input.seed }, image, ctx);
     const file = await finishImageOutput(out, input.output, ctx.workDir, { maxEnlargement: 1.05, toolName: restoreInfo.price.displayName });
     return {
       output: file,

@@ -1,6 +1,12 @@
 import { imageToVideoInfo } from './info.js';
 import { imageToVideoBody, imageToVideoResponse, imageToVideoResult } from './schemas.js';
 import { defineTool } from '../../server/tools/tool-definition.js';
+import { canRun, runHook, type ProviderHooks } from '../../server/providers/ai/hooks.js';
+import type { ImageToVideoInput, ImageToVideoOutput } from '../../server/providers/ai/ai-provider.js';
+import { animateLocally } from './local.js';
+import { animateOnFal } from './fal.js';
+
+const hooks: ProviderHooks<Omit<ImageToVideoInput, 'image'>, ImageToVideoOutput> = { local: animateLocally, fal: animateOnFal };
 
 /** POST /functions/v1/fal-image-to-video: animate a still image. */
 export const imageToVideoTool = defineTool({
@@ -9,11 +15,13 @@ export const imageToVideoTool = defineTool({
   result: imageToVideoResult,
   response: imageToVideoResponse,
   source: (input) => input.image_url,
-  supports: (provider) => typeof provider.imageToVideo === 'function',
+  supports: canRun,
   async run(provider, input, image, ctx) {
-    const out = await provider.imageToVideo(
+    const out = await runHook(
+      hooks,
+      imageToVideoInfo,
+      provider,
       {
-        image,
         prompt: input.prompt,
         numFrames: input.num_frames,
         framesPerSecond: input.frames_per_second,
@@ -33,11 +41,14 @@ export const imageToVideoTool = defineTool({
         loras: input.loras,
         seed: input.seed,
       },
+      image,
       ctx,
     );
+    // A provider that does not say: the request's length (interpolation scales frames and fps alike).
+    const durationSeconds = out.durationSeconds ?? Math.round((input.num_frames / input.frames_per_second) * 1000) / 1000;
     return {
-      output: out,
-      result: { model: out.model, prompt_used: out.promptUsed, duration_seconds: out.durationSeconds },
+      output: { ...out, durationSeconds },
+      result: { model: out.model, prompt_used: out.promptUsed ?? input.prompt, duration_seconds: durationSeconds },
       prompt: input.prompt,
     };
   },

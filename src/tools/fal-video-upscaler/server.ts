@@ -1,6 +1,12 @@
 import { videoUpscalerInfo } from './info.js';
 import { videoUpscalerBody, videoUpscalerResponse, videoUpscalerResult } from './schemas.js';
 import { defineTool } from '../../server/tools/tool-definition.js';
+import { canRun, runHook, type ProviderHooks } from '../../server/providers/ai/hooks.js';
+import type { UpscaleVideoInput, VideoOutput } from '../../server/providers/ai/ai-provider.js';
+import { upscaleVideoLocally } from './local.js';
+import { upscaleVideoOnFal } from './fal.js';
+
+const hooks: ProviderHooks<Omit<UpscaleVideoInput, 'video'>, VideoOutput> = { local: upscaleVideoLocally, fal: upscaleVideoOnFal };
 
 /** POST /functions/v1/fal-video-upscaler: raise a video's resolution. */
 export const videoUpscalerTool = defineTool({
@@ -9,12 +15,14 @@ export const videoUpscalerTool = defineTool({
   result: videoUpscalerResult,
   response: videoUpscalerResponse,
   source: (input) => input.video_url,
-  supports: (provider) => typeof provider.upscaleVideo === 'function',
+  supports: canRun,
   async run(provider, input, video, ctx) {
-    const out = await provider.upscaleVideo({ video, scale: input.scale }, ctx);
+    const out = await runHook(hooks, videoUpscalerInfo, provider, { scale: input.scale }, video, ctx);
+    // A provider that does not say: requirements §7's default length.
+    const durationSeconds = out.durationSeconds ?? 4;
     return {
-      output: out,
-      result: { model: out.model, scale_factor: input.scale, duration_seconds: out.durationSeconds },
+      output: { ...out, durationSeconds },
+      result: { model: out.model, scale_factor: input.scale, duration_seconds: durationSeconds },
       // requirements §7: the video upscaler saves this description.
       prompt: `Upscaled ${input.scale}x from original video`,
     };
