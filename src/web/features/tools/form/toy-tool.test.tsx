@@ -21,27 +21,13 @@ vi.mock('../../../app/auth', () => ({ useAuth: () => ({ rolesLoaded: true, user 
 
 // The bodies the form hands to its run (the run itself, its typed door and answers, is useToolRun's own test).
 const submitted = vi.hoisted(() => [] as unknown[]);
-vi.mock('../shared/useToolRun', () => ({
-  useToolRun: () => ({
-    phase: 'idle',
-    result: null,
-    error: null,
-    jobId: null,
-    startedAt: null,
-    progress: { status: 'submitting', stage: null, fraction: 0 },
-    form: null,
-    body: null,
-    reattached: false,
-    canceling: false,
-    refunded: false,
-    cancelled: false,
-    submit: (body: unknown) => submitted.push(body),
-    cancel: async () => {},
-    reset: () => {},
-  }),
-}));
+vi.mock('../shared/useToolRun', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../shared/useToolRun')>();
+  return { ...real, useToolRun: () => ({ ...real.initialState(), submit: (body: unknown) => submitted.push(body), cancel: async () => {}, reset: () => {} }) };
+});
 
 const ITEM = '7d3c2f9a-1b2c-4d5e-8f90-123456789abc';
+
 function answer(url: string): { status: number; body?: unknown } {
   if (url.endsWith('/api/pricing')) {
     return { status: 200, body: [{ tool_name: 'toy-invert', display_name: 'Toy Inverter', description: 'Negatives of your images', base_cost: 3, discount_percentage: 0, effective_cost: 3 }] };

@@ -184,7 +184,8 @@ async function reply(request: Promise<{ data?: unknown; error?: unknown; respons
 
 const IDLE_PROGRESS: RunProgress = { status: 'submitting', stage: null, fraction: 0 };
 
-function initialState<F>(): ToolRunState<F> {
+/** A run that has not started (also what a test stands in for a run with). */
+export function initialState<F>(): ToolRunState<F> {
   return {
     phase: 'idle',
     result: null,
