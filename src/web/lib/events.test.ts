@@ -1,6 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseServerEvent } from './events';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadServerEventSchemas, parseServerEvent } from './events';
 
+// The schemas load with the first event in the app (they carry zod); here, before the checks.
+beforeAll(() => loadServerEventSchemas());
 afterEach(() => vi.restoreAllMocks());
 
 describe('parseServerEvent', () => {

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { z } from 'zod';
-import { serverEventSchemas, type ServerEventData, type ServerEventName } from '../../shared/events.schema.js';
+import type { ServerEventData, ServerEventName } from '../../shared/events.schema.js';
 
 /**
  * One shared EventSource on GET /api/events for the whole page. Features
@@ -108,15 +108,37 @@ export function subscribeServerEvent(name: string, handler: ServerEventHandler):
   };
 }
 
-/** The same schemas, typed so that the schema of event `N` is known to give `ServerEventData<N>`. */
-const eventSchemas: { [N in ServerEventName]: z.ZodType<ServerEventData<N>> } = serverEventSchemas;
+/** The shared schemas, typed so that the schema of event `N` is known to give `ServerEventData<N>`. */
+type EventSchemas = { [N in ServerEventName]: z.ZodType<ServerEventData<N>> };
+let eventSchemas: EventSchemas | null = null;
+let schemasLoading: Promise<EventSchemas> | null = null;
 
-/** An event's data checked against its shared schema; null (and a warning) when it does not match. */
+/**
+ * Loads the event schemas. They carry zod, which the first page does not need: they load with the
+ * first event instead of with the dashboard (its JavaScript budget), and once loaded parse at once.
+ */
+export function loadServerEventSchemas(): Promise<EventSchemas> {
+  schemasLoading ??= import('../../shared/events.schema.js').then((m) => (eventSchemas = m.serverEventSchemas));
+  return schemasLoading;
+}
+
+/** An event's data checked against its shared schema (loaded first); null (and a warning) when it does not match. */
 export function parseServerEvent<N extends ServerEventName>(name: N, raw: unknown): ServerEventData<N> | null {
+  if (!eventSchemas) throw new Error('Server event schemas are not loaded yet');
   const parsed = eventSchemas[name].safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
   console.warn(`server event '${name}' does not match its schema`, parsed.error);
   return null;
+}
+
+/** Hands an event's parsed data on: at once when the schemas are loaded, else once they are (events keep their order). */
+function deliver<N extends ServerEventName>(name: N, raw: unknown, handler: (data: ServerEventData<N>) => void): void {
+  const handOn = () => {
+    const data = parseServerEvent(name, raw);
+    if (data) handler(data);
+  };
+  if (eventSchemas) handOn();
+  else void loadServerEventSchemas().then(handOn);
 }
 
 /**
@@ -128,10 +150,7 @@ export function useServerEvent<N extends ServerEventName>(name: N, handler: (dat
   ref.current = handler;
   useEffect(
     () =>
-      subscribeServerEvent(name, (raw) => {
-        const data = parseServerEvent(name, raw);
-        if (data) ref.current(data);
-      }),
+      subscribeServerEvent(name, (raw) => deliver(name, raw, (data) => ref.current(data))),
     [name],
   );
 }
