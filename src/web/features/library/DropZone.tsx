@@ -36,8 +36,13 @@ export function DropZone({ kind, onUploaded, compact, disabled, className }: Dro
   const noun = kind === 'image' ? 'image' : 'video';
   const Icon = kind === 'image' ? ImageUp : Film;
 
+  // How many drops this zone has handled, shown as data-drops: react-dropzone handles a drop
+  // asynchronously, so this is what says a drop that was ignored has been seen (tests wait on it).
+  const [drops, setDrops] = useState(0);
+
   const onDrop = useCallback(
     (accepted: File[], rejected: FileRejection[], event: DropEvent) => {
+      setDrops((n) => n + 1);
       // With several files react-dropzone rejects them all ('too-many-files'); we take the first.
       const file = accepted[0] ?? rejected[0]?.file;
       if (!file || up.busy) return;
@@ -76,6 +81,7 @@ export function DropZone({ kind, onUploaded, compact, disabled, className }: Dro
       <div
         {...getRootProps({
           'data-testid': `${kind}-dropzone`,
+          'data-drops': drops,
           onDragEnter: (e: DragEvent<HTMLElement>) => setDragType(e.dataTransfer?.items?.[0]?.type ?? ''),
           'aria-describedby': hintId,
           className: clsx(
