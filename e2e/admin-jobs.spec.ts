@@ -118,9 +118,8 @@ test('the dashboard charts ENERGY sold vs spent and runs and failures per tool, 
   await runs.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/screens/admin-charts-desktop.png' });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(200);
-  // The charts follow the screen's width: nothing is wider than a phone.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // The charts follow the screen's width: nothing is wider than a phone once they have redrawn.
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   expect((await runs.boundingBox())!.width).toBeLessThanOrEqual(390);
   await energy.screenshot({ path: 'test-results/screens/admin-charts-energy-phone.png' });
   await runs.screenshot({ path: 'test-results/screens/admin-charts-runs-phone.png' });

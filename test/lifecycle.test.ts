@@ -149,9 +149,8 @@ describe('npm start and SIGTERM', () => {
       expect(body.trimEnd().split('\n').at(-1)).toMatch(/^retry: \d{4}$/);
       const { code } = await exited(child, 60_000);
       expect(code).toBe(0);
-      // Nothing of the tree survives npm: no orphaned server.
-      await new Promise((r) => setTimeout(r, 500));
-      expect(groupAlive(child.pid!)).toBe(false);
+      // Nothing of the tree survives npm: no orphaned server (an orphan would outlive any wait).
+      await expect.poll(() => groupAlive(child.pid!), { timeout: 5_000 }).toBe(false);
       await expect(fetch(`${base}/api/health`)).rejects.toThrow();
       expect(logs.output()).toContain('stopped cleanly');
     } finally {

@@ -133,8 +133,7 @@ describe('GET /metrics', () => {
     expect([...after.keys()].some((k) => k.includes('route="/checkout/test/:'))).toBe(true);
 
     stream.destroy();
-    await new Promise((r) => setTimeout(r, 100));
-    expect(value(await scrape(), 'pixelrush_sse_connections')).toBe(0);
+    await expect.poll(async () => value(await scrape(), 'pixelrush_sse_connections'), { timeout: 5_000 }).toBe(0);
   }, 120_000);
 
   it('shows queue depth from the database, as any node of a cluster would', async () => {
