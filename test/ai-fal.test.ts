@@ -10,16 +10,22 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AiProvider, ImageToVideoInput, LocalMedia, Progress, RunContext } from '../src/server/providers/ai/ai-provider.js';
+import type { LocalMedia, Progress, RunContext } from '../src/server/providers/ai/ai-provider.js';
 import { videoRequest } from './helpers/video-input.js';
 import { ProviderError } from '../src/server/providers/ai/ai-provider.js';
-import { createFalAiProvider, type FalAiProviderOptions } from '../src/server/providers/ai/fal/index.js';
-import { progressFromLogs } from '../src/server/providers/ai/fal/runtime.js';
+import { createFalRuntime, progressFromLogs, type FalRuntime, type FalRuntimeOptions } from '../src/server/providers/ai/fal/runtime.js';
+import type { AnimateHookInput } from '../src/tools/fal-image-to-video/hook.js';
+import { editOnFal } from '../src/tools/fal-image-editor/fal.js';
+import { restoreOnFal } from '../src/tools/fal-image-restore/fal.js';
+import { animateOnFal } from '../src/tools/fal-image-to-video/fal.js';
+import { upscaleOnFal } from '../src/tools/fal-upscaler/fal.js';
+import { upscaleVideoOnFal } from '../src/tools/fal-video-upscaler/fal.js';
 import { rewriteUrl } from '../src/server/providers/ai/fal/transport.js';
 import { sanitize } from '../src/server/providers/ai/fal/errors.js';
 import { startFakeFal, type FakeFal, type RecordedRequest } from './helpers/fake-fal.js';
 import { FAL_INPUT_SCHEMAS, SCHEMAS_READ_ON } from './fixtures/fal-input-schemas.js';
-import { TOOL_BODIES } from '../src/shared/tools.js';
+import { BUILT_IN_TOOLS } from '../src/server/tools/index.js';
+import { ToolRegistry } from '../src/server/tools/registry.js';
 
 let fake: FakeFal;
 let inputsDir: string;
@@ -56,8 +62,9 @@ afterEach(async () => {
   await fs.rm(workDir, { recursive: true, force: true });
 });
 
-function provider(extra: Partial<FalAiProviderOptions> = {}): AiProvider {
-  return createFalAiProvider({ apiKey: fake.apiKey, apiBase: fake.url, pollIntervalMs: 5, ...extra });
+/** The fal runtime the tools' fal hooks run on, against the fake. */
+function fal(extra: Partial<FalRuntimeOptions> = {}): FalRuntime {
+  return createFalRuntime({ apiKey: fake.apiKey, apiBase: fake.url, pollIntervalMs: 5, ...extra });
 }
 
 interface Harness {
@@ -110,8 +117,7 @@ async function rejection(p: Promise<unknown>): Promise<ProviderError> {
   return err as ProviderError;
 }
 
-const videoInput = (over: Partial<ImageToVideoInput> = {}): ImageToVideoInput => ({
-  image,
+const videoInput = (over: Partial<AnimateHookInput> = {}): AnimateHookInput => ({
   ...videoRequest({ prompt: 'a cat walks along the beach', numFrames: 81, framesPerSecond: 16, resolution: '720p', aspectRatio: 'auto', interpolatorModel: 'film', numInterpolatedFrames: 1 }),
   ...over,
 });
@@ -120,7 +126,7 @@ describe('fal provider: tools', () => {
   it('upscaler: uploads the image, submits esrgan, checkpoints before polling, downloads the PNG into workDir', async () => {
     fake.defaults = { queueSteps: 2, progressSteps: 2, hold: false };
     const h = harness();
-    const out = await provider().upscaleImage({ image, scale: 4 }, h.ctx);
+    const out = await upscaleOnFal(fal(), { scale: 4 }, image, h.ctx);
 
     // Storage upload: initiate (with the content type) + PUT of the exact bytes.
     expect(fake.of('initiate')).toHaveLength(1);
@@ -172,9 +178,9 @@ describe('fal provider: tools', () => {
   });
 
   it('restore: thera with backbone always sent, upscale_factor = upscaling, seed only when given', async () => {
-    const p = provider();
-    const a = await p.restoreImage({ image, upscaling: 2.5, backbone: 'edsr' }, harness().ctx);
-    const b = await p.restoreImage({ image, upscaling: 1, backbone: 'rdn', seed: 77 }, harness().ctx);
+    const p = fal();
+    const a = await restoreOnFal(p, { upscaling: 2.5, backbone: 'edsr' }, image, harness().ctx);
+    const b = await restoreOnFal(p, { upscaling: 1, backbone: 'rdn', seed: 77 }, image, harness().ctx);
     const [s1, s2] = fake.of('submit');
     expect(s1!.path).toBe('/fal-ai/thera');
     expect(s1!.json).toEqual({ image_url: fake.uploads[0]!.fileUrl, backbone: 'edsr', upscale_factor: 2.5 });
@@ -185,7 +191,7 @@ describe('fal provider: tools', () => {
   });
 
   it('editor: flux-kontext/dev with fixed guidance and steps; reads images[0]; promptUsed is the prompt', async () => {
-    const out = await provider().editImage({ image, prompt: 'make the sky purple', enableSafetyChecker: true }, harness().ctx);
+    const out = await editOnFal(fal(), { prompt: 'make the sky purple', enableSafetyChecker: true }, image, harness().ctx);
     const [s] = fake.of('submit');
     expect(s!.path).toBe('/fal-ai/flux-kontext/dev');
     expect(s!.json).toEqual({
@@ -205,7 +211,7 @@ describe('fal provider: tools', () => {
 
   it('editor: a result flagged by the safety checker is refused (not retryable)', async () => {
     fake.plan({ output: { images: [{ url: `${fake.url}/files/none/x.png` }], has_nsfw_concepts: [true], prompt: 'x' } });
-    const err = await rejection(provider().editImage({ image, prompt: 'x', enableSafetyChecker: true }, harness().ctx));
+    const err = await rejection(editOnFal(fal(), { prompt: 'x', enableSafetyChecker: true }, image, harness().ctx));
     expect(err.retryable).toBe(false);
     expect(err.message).toMatch(/safety checker/i);
     expect(fake.of('file')).toEqual([]);
@@ -213,7 +219,7 @@ describe('fal provider: tools', () => {
 
   it('image to video: wan endpoint with every field mapped; no loras, negative_prompt or seed when absent', async () => {
     const h = harness();
-    const out = await provider().imageToVideo(videoInput(), h.ctx);
+    const out = await animateOnFal(fal(), videoInput(), image, h.ctx);
     const [s] = fake.of('submit');
     expect(s!.path).toBe('/fal-ai/wan/v2.2-a14b/image-to-video');
     expect(s!.json).toEqual({
@@ -251,7 +257,8 @@ describe('fal provider: tools', () => {
   });
 
   it('image to video: LoRAs go to the /lora endpoint (only there), with negative_prompt and seed when given', async () => {
-    const out = await provider().imageToVideo(
+    const out = await animateOnFal(
+      fal(),
       videoInput({
         interpolatorModel: 'none',
         numInterpolatedFrames: 0,
@@ -265,6 +272,7 @@ describe('fal provider: tools', () => {
           { path: 'https://example.com/b', weight_name: 'b.safetensors', scale: 1, transformer: 'both' },
         ],
       }),
+      image,
       harness().ctx,
     );
     const [s] = fake.of('submit');
@@ -290,7 +298,7 @@ describe('fal provider: tools', () => {
   });
 
   it('video upscaler: uploads the video (video/mp4), sends video_url + scale, probes the output', async () => {
-    const out = await provider().upscaleVideo({ video, scale: 2.5 }, harness().ctx);
+    const out = await upscaleVideoOnFal(fal(), { scale: 2.5 }, video, harness().ctx);
     expect(fake.uploads[0]).toMatchObject({ contentType: 'video/mp4', putContentType: 'video/mp4' });
     expect(fake.uploads[0]!.bytes?.length).toBe(fake.mp4.bytes.length);
     const [s] = fake.of('submit');
@@ -307,7 +315,7 @@ describe('fal provider: tools', () => {
     fake.mp4.bytes.copy(bytes);
     await fs.writeFile(big.path, bytes);
     try {
-      const out = await provider().upscaleVideo({ video: big, scale: 2 }, harness().ctx);
+      const out = await upscaleVideoOnFal(fal(), { scale: 2 }, big, harness().ctx);
       expect(fake.of('initiate')).toEqual([]);
       expect(fake.of('initiate-multipart')).toHaveLength(1);
       expect(fake.of('upload-part')).toHaveLength(10);
@@ -326,7 +334,7 @@ describe('fal provider: tools', () => {
   it('takes the content type from the URL extension when neither the CDN nor fal says', async () => {
     const webp = await sharp(imageBytes).webp().toBuffer();
     fake.plan({ outputFile: { bytes: webp, contentType: null, name: 'result.webp' } });
-    const out = await provider().upscaleImage({ image, scale: 2 }, harness().ctx);
+    const out = await upscaleOnFal(fal(), { scale: 2 }, image, harness().ctx);
     expect(out.contentType).toBe('image/webp');
     expect(path.extname(out.path)).toBe('.webp');
   });
@@ -336,7 +344,7 @@ describe('fal provider: queue checkpoint and resume', () => {
   it('a retried job with remoteRequestId polls that request and never submits or uploads again', async () => {
     const earlier = fake.seed('fal-ai/esrgan', { queueSteps: 0, progressSteps: 1 });
     const h = harness({ remoteRequestId: earlier.id });
-    const out = await provider().upscaleImage({ image, scale: 2 }, h.ctx);
+    const out = await upscaleOnFal(fal(), { scale: 2 }, image, h.ctx);
     expect(fake.of('submit')).toEqual([]);
     expect(fake.of('initiate')).toEqual([]);
     expect(fake.uploads).toEqual([]);
@@ -348,8 +356,10 @@ describe('fal provider: queue checkpoint and resume', () => {
 
   it('resumes an image-to-video request at the subpath-less address of the /lora endpoint', async () => {
     const earlier = fake.seed('fal-ai/wan/v2.2-a14b/image-to-video/lora', { queueSteps: 0, progressSteps: 0 }, { prompt: 'p' });
-    const out = await provider().imageToVideo(
+    const out = await animateOnFal(
+      fal(),
       videoInput({ loras: [{ path: 'https://example.com/a', scale: 1, transformer: 'low' }] }),
+      image,
       harness({ remoteRequestId: earlier.id }).ctx,
     );
     expect(fake.of('submit')).toEqual([]);
@@ -365,14 +375,14 @@ describe('fal provider: queue checkpoint and resume', () => {
         headers: { 'x-fal-retryable': 'true', 'x-fal-error-type': 'request_timeout' },
       },
     });
-    const p = provider();
+    const p = fal();
     const first = harness();
-    const err = await rejection(p.upscaleImage({ image, scale: 2 }, first.ctx));
+    const err = await rejection(upscaleOnFal(p, { scale: 2 }, image, first.ctx));
     expect(err.retryable).toBe(true);
     expect(first.saved).toHaveLength(1);
 
     const second = harness({ remoteRequestId: first.saved[0] });
-    const out = await p.upscaleImage({ image, scale: 2 }, second.ctx);
+    const out = await upscaleOnFal(p, { scale: 2 }, image, second.ctx);
     expect(fake.of('submit')).toHaveLength(2);
     expect(second.saved).toEqual([fake.submissions[1]!.id]);
     expect(second.saved[0]).not.toBe(first.saved[0]);
@@ -385,14 +395,14 @@ describe('fal provider: queue checkpoint and resume', () => {
       progressSteps: 0,
       failure: { status: 422, body: { detail: [{ loc: ['body', 'image_url'], msg: 'Image is too small', type: 'value_error' }] } },
     });
-    const err = await rejection(provider().restoreImage({ image, upscaling: 2, backbone: 'edsr' }, harness({ remoteRequestId: earlier.id }).ctx));
+    const err = await rejection(restoreOnFal(fal(), { upscaling: 2, backbone: 'edsr' }, image, harness({ remoteRequestId: earlier.id }).ctx));
     expect(err.retryable).toBe(false);
     expect(fake.of('submit')).toEqual([]);
   });
 
   it('a resumed request fal no longer knows (404) is submitted anew', async () => {
     const h = harness({ remoteRequestId: 'gone-0000' });
-    const out = await provider().upscaleImage({ image, scale: 2 }, h.ctx);
+    const out = await upscaleOnFal(fal(), { scale: 2 }, image, h.ctx);
     expect(fake.of('status')[0]!.path).toBe('/fal-ai/esrgan/requests/gone-0000/status');
     expect(fake.of('submit')).toHaveLength(1);
     expect(h.saved).toEqual([fake.submissions[0]!.id]);
@@ -406,7 +416,7 @@ describe('fal provider: queue checkpoint and resume', () => {
         throw new Error('db down');
       },
     });
-    await expect(provider().upscaleImage({ image, scale: 2 }, h.ctx)).rejects.toThrow('db down');
+    await expect(upscaleOnFal(fal(), { scale: 2 }, image, h.ctx)).rejects.toThrow('db down');
     const id = fake.submissions[0]!.id;
     expect(fake.of('cancel').map((r) => r.path)).toEqual([`/fal-ai/esrgan/requests/${id}/cancel`]);
     expect(fake.of('status')).toEqual([]);
@@ -426,7 +436,7 @@ describe('fal provider: failures end COMPLETED and show on the result call', () 
         },
       },
     });
-    const err = await rejection(provider().upscaleImage({ image, scale: 4 }, harness().ctx));
+    const err = await rejection(upscaleOnFal(fal(), { scale: 4 }, image, harness().ctx));
     expect(err.retryable).toBe(false);
     expect(err.message).toBe(
       'The AI service rejected the input: scale: Input should be less than or equal to 8; image_url: Could not download the image',
@@ -446,7 +456,7 @@ describe('fal provider: failures end COMPLETED and show on the result call', () 
       },
     });
     const started = Date.now();
-    const err = await rejection(provider().editImage({ image, prompt: 'x', enableSafetyChecker: false }, harness().ctx));
+    const err = await rejection(editOnFal(fal(), { prompt: 'x', enableSafetyChecker: false }, image, harness().ctx));
     expect(err.retryable).toBe(true);
     expect(err.message).toBe('The AI service timed out: Request timed out');
     expect(fake.of('result')).toHaveLength(1);
@@ -465,10 +475,10 @@ describe('fal provider: failures end COMPLETED and show on the result call', () 
       { failure: { status: 400, body: { detail: 'Runner went away', error_type: 'runner_disconnected' } } },
       { failure: { status: 400, body: { detail: 'Malformed', error_type: 'bad_request' }, headers: { 'x-fal-error-type': 'bad_request' } } },
     );
-    const p = provider();
-    const a = await rejection(p.upscaleImage({ image, scale: 2 }, harness().ctx));
-    const b = await rejection(p.upscaleImage({ image, scale: 2 }, harness().ctx));
-    const c = await rejection(p.upscaleImage({ image, scale: 2 }, harness().ctx));
+    const p = fal();
+    const a = await rejection(upscaleOnFal(p, { scale: 2 }, image, harness().ctx));
+    const b = await rejection(upscaleOnFal(p, { scale: 2 }, image, harness().ctx));
+    const c = await rejection(upscaleOnFal(p, { scale: 2 }, image, harness().ctx));
     expect([a.retryable, b.retryable, c.retryable]).toEqual([false, true, false]);
     expect(a.message).toBe('The AI service could not finish this request: Runner went away');
     expect(c.message).toBe('The AI service could not finish this request: Malformed');
@@ -478,7 +488,7 @@ describe('fal provider: failures end COMPLETED and show on the result call', () 
     fake.plan({
       failure: { status: 422, body: { detail: [{ loc: ['body', 'prompt'], msg: 'Prompt flagged', type: 'content_policy_violation' }] } },
     });
-    const err = await rejection(provider().editImage({ image, prompt: 'x', enableSafetyChecker: true }, harness().ctx));
+    const err = await rejection(editOnFal(fal(), { prompt: 'x', enableSafetyChecker: true }, image, harness().ctx));
     expect(err.retryable).toBe(false);
     expect(err.message).toMatch(/content filter/);
     expect(err.message).toMatch(/Prompt flagged/);
@@ -492,21 +502,21 @@ describe('fal provider: failures end COMPLETED and show on the result call', () 
         headers: { 'x-fal-error-type': 'runner_server_error' },
       },
     });
-    const err = await rejection(provider().upscaleImage({ image, scale: 2 }, harness().ctx));
+    const err = await rejection(upscaleOnFal(fal(), { scale: 2 }, image, harness().ctx));
     expect(err.message).not.toContain(fake.apiKey);
     expect(err.message).not.toContain('https://');
     expect(err.message).not.toContain('\n');
     expect(err.stack ?? '').not.toContain(fake.apiKey);
 
-    const wrongKey = createFalAiProvider({ apiKey: 'wrong-secret-key', apiBase: fake.url, pollIntervalMs: 5 });
-    const denied = await rejection(wrongKey.upscaleImage({ image, scale: 2 }, harness().ctx));
+    const wrongKey = createFalRuntime({ apiKey: 'wrong-secret-key', apiBase: fake.url, pollIntervalMs: 5 });
+    const denied = await rejection(upscaleOnFal(wrongKey, { scale: 2 }, image, harness().ctx));
     expect(denied.retryable).toBe(false);
     expect(denied.message).not.toContain('wrong-secret-key');
     expect(fake.of('submit')).toHaveLength(1); // only the first provider got that far
   });
 
   it('an output over the size cap is refused and leaves nothing in workDir', async () => {
-    const err = await rejection(provider({ limits: { maxImageBytes: 100 } }).upscaleImage({ image, scale: 2 }, harness().ctx));
+    const err = await rejection(upscaleOnFal(fal({ limits: { maxImageBytes: 100 } }), { scale: 2 }, image, harness().ctx));
     expect(err.retryable).toBe(false);
     expect(err.message).toMatch(/larger than/);
     expect(await fs.readdir(workDir)).toEqual([]);
@@ -514,7 +524,7 @@ describe('fal provider: failures end COMPLETED and show on the result call', () 
 
   it('a result without an output URL is an error', async () => {
     fake.plan({ output: { image: null } });
-    const err = await rejection(provider().upscaleImage({ image, scale: 2 }, harness().ctx));
+    const err = await rejection(upscaleOnFal(fal(), { scale: 2 }, image, harness().ctx));
     expect(err.message).toBe('The AI service returned no result.');
   });
 });
@@ -526,7 +536,7 @@ describe('fal provider: bare failures (no fal headers) are classified by status'
     fake.plan(bare(500));
     const h = harness();
     const started = Date.now();
-    const out = await provider().upscaleImage({ image, scale: 2 }, h.ctx);
+    const out = await upscaleOnFal(fal(), { scale: 2 }, image, h.ctx);
     expect(out.model).toBe('fal-ai/esrgan');
     expect(fake.of('submit')).toHaveLength(2);
     expect(h.saved).toEqual(fake.submissions.map((st) => st.id));
@@ -538,7 +548,7 @@ describe('fal provider: bare failures (no fal headers) are classified by status'
   it('a 503 (on the client\'s own retry list) is not re-asked with backoff either', async () => {
     fake.plan(bare(503));
     const started = Date.now();
-    await provider().upscaleImage({ image, scale: 2 }, harness().ctx);
+    await upscaleOnFal(fal(), { scale: 2 }, image, harness().ctx);
     expect(fake.of('submit')).toHaveLength(2);
     expect(fake.of('result')).toHaveLength(2);
     expect(Date.now() - started).toBeLessThan(900);
@@ -546,7 +556,7 @@ describe('fal provider: bare failures (no fal headers) are classified by status'
 
   it('at most once: a second 5xx ends the run, not retryable, after exactly two requests', async () => {
     fake.plan(bare(502), bare(500), {});
-    const err = await rejection(provider().upscaleImage({ image, scale: 2 }, harness().ctx));
+    const err = await rejection(upscaleOnFal(fal(), { scale: 2 }, image, harness().ctx));
     expect(err.retryable).toBe(false);
     expect(err.message).toBe('The AI service could not finish this request: Internal Server Error');
     expect(fake.of('submit')).toHaveLength(2);
@@ -555,7 +565,7 @@ describe('fal provider: bare failures (no fal headers) are classified by status'
   it('a resumed request that ended in a bare 5xx is replaced by one new request', async () => {
     const earlier = fake.seed('fal-ai/esrgan', { queueSteps: 0, progressSteps: 0, ...bare(500) });
     const h = harness({ remoteRequestId: earlier.id });
-    const out = await provider().upscaleImage({ image, scale: 2 }, h.ctx);
+    const out = await upscaleOnFal(fal(), { scale: 2 }, image, h.ctx);
     expect(out.model).toBe('fal-ai/esrgan');
     expect(fake.of('submit')).toHaveLength(1);
     expect(h.saved).toEqual([fake.submissions[0]!.id]);
@@ -563,7 +573,7 @@ describe('fal provider: bare failures (no fal headers) are classified by status'
 
   it('a bare 4xx is final: not retryable, not resubmitted', async () => {
     fake.plan({ failure: { status: 400, body: { detail: 'Bad request' } } });
-    const err = await rejection(provider().upscaleImage({ image, scale: 2 }, harness().ctx));
+    const err = await rejection(upscaleOnFal(fal(), { scale: 2 }, image, harness().ctx));
     expect(err.retryable).toBe(false);
     expect(fake.of('submit')).toHaveLength(1);
   });
@@ -571,6 +581,7 @@ describe('fal provider: bare failures (no fal headers) are classified by status'
 
 describe(`fal contract: every tool's mapped input fits the model's published schema (read ${SCHEMAS_READ_ON})`, () => {
   const ref = 'https://example.com/in';
+  const tools = new ToolRegistry(BUILT_IN_TOOLS);
   /** Bodies at the edges of what our own validation lets through. */
   const cases = {
     'fal-upscaler': [{ image_url: ref, scale: 2 }, { image_url: ref, scale: 8 }],
@@ -599,47 +610,17 @@ describe(`fal contract: every tool's mapped input fits the model's published sch
     'fal-video-upscaler': [{ video_url: ref, scale: 1.5 }, { video_url: ref, scale: 4 }],
   } as const;
 
-  /** The provider call a run makes for a validated body (as the tool worker maps it). */
-  function run(p: AiProvider, tool: keyof typeof cases, raw: unknown, ctx: RunContext): Promise<unknown> {
-    switch (tool) {
-      case 'fal-upscaler': {
-        const b = TOOL_BODIES[tool].parse(raw);
-        return p.upscaleImage({ image, scale: b.scale }, ctx);
-      }
-      case 'fal-image-restore': {
-        const b = TOOL_BODIES[tool].parse(raw);
-        return p.restoreImage({ image, upscaling: b.upscaling, backbone: b.backbone, seed: b.seed }, ctx);
-      }
-      case 'fal-image-editor': {
-        const b = TOOL_BODIES[tool].parse(raw);
-        return p.editImage({ image, prompt: b.prompt, enableSafetyChecker: !!b.enable_safety_checker }, ctx);
-      }
-      case 'fal-image-to-video': {
-        const b = TOOL_BODIES[tool].parse(raw);
-        return p.imageToVideo(
-          {
-            image, prompt: b.prompt, numFrames: b.num_frames, framesPerSecond: b.frames_per_second, resolution: b.resolution,
-            aspectRatio: b.aspect_ratio, numInferenceSteps: b.num_inference_steps, enableSafetyChecker: !!b.enable_safety_checker,
-            enablePromptExpansion: !!b.enable_prompt_expansion, acceleration: b.acceleration, interpolatorModel: b.interpolator_model,
-            numInterpolatedFrames: b.num_interpolated_frames, adjustFpsForInterpolation: !!b.adjust_fps_for_interpolation,
-            guidanceScale: b.guidance_scale, guidanceScale2: b.guidance_scale_2, shift: b.shift, negativePrompt: b.negative_prompt,
-            loras: b.loras, seed: b.seed,
-          },
-          ctx,
-        );
-      }
-      case 'fal-video-upscaler': {
-        const b = TOOL_BODIES[tool].parse(raw);
-        return p.upscaleVideo({ video, scale: b.scale }, ctx);
-      }
-    }
+  /** A run of the tool as the worker makes it: its own mapping of the body to its fal hook, on the fal provider. */
+  function run(runtime: FalRuntime, endpoint: keyof typeof cases, body: unknown, ctx: RunContext): Promise<unknown> {
+    const source = async (_ref: string, kind: 'image' | 'video') => ({ media: kind === 'video' ? video : image, originalUrl: ref, itemId: null });
+    return tools.get(endpoint).execute({ name: 'fal', runtime }, body, source, ctx);
   }
 
   for (const [tool, bodies] of Object.entries(cases) as [keyof typeof cases, readonly unknown[]][]) {
     it(`${tool}: accepted at both ends of our ranges`, async () => {
       fake.defaults = { queueSteps: 0, progressSteps: 0, hold: false };
       for (const body of bodies) {
-        await run(provider(), tool, body, harness().ctx);
+        await run(fal(), tool, body, harness().ctx);
       }
       expect(fake.submissions).toHaveLength(bodies.length);
       for (const st of fake.submissions) {
@@ -651,14 +632,14 @@ describe(`fal contract: every tool's mapped input fits the model's published sch
 
   it('both image-to-video endpoints are exercised (with and without LoRAs)', async () => {
     fake.defaults = { queueSteps: 0, progressSteps: 0, hold: false };
-    for (const body of cases['fal-image-to-video']) await run(provider(), 'fal-image-to-video', body, harness().ctx);
+    for (const body of cases['fal-image-to-video']) await run(fal(), 'fal-image-to-video', body, harness().ctx);
     expect(new Set(fake.submissions.map((st) => st.endpointId))).toEqual(
       new Set(['fal-ai/wan/v2.2-a14b/image-to-video', 'fal-ai/wan/v2.2-a14b/image-to-video/lora']),
     );
   });
 
   it('the fake refuses a wrong field in fal\'s 422 detail shape, and the run fails with it (not retryable)', async () => {
-    const wrong = createFalAiProvider({
+    const wrong = createFalRuntime({
       apiKey: fake.apiKey,
       apiBase: fake.url,
       pollIntervalMs: 5,
@@ -670,7 +651,7 @@ describe(`fal contract: every tool's mapped input fits the model's published sch
         return fetch(input, init);
       },
     });
-    const err = await rejection(wrong.upscaleImage({ image, scale: 2 }, harness().ctx));
+    const err = await rejection(upscaleOnFal(wrong, { scale: 2 }, image, harness().ctx));
     expect(err.retryable).toBe(false);
     expect(err.message).toBe('The AI service rejected the input: image_url: Field required; image_urls: Extra inputs are not permitted');
     const result = fake.of('result').at(-1)!;
@@ -682,10 +663,10 @@ describe(`fal contract: every tool's mapped input fits the model's published sch
   });
 
   it('out-of-range values and enum values fal does not know are refused', async () => {
-    const p = provider();
-    await rejection(p.upscaleImage({ image, scale: 9 }, harness().ctx));
-    await rejection(p.restoreImage({ image, upscaling: 2, backbone: 'swin' as never }, harness().ctx));
-    await rejection(p.imageToVideo(videoInput({ numFrames: 200 }), harness().ctx));
+    const p = fal();
+    await rejection(upscaleOnFal(p, { scale: 9 }, image, harness().ctx));
+    await rejection(restoreOnFal(p, { upscaling: 2, backbone: 'swin' as never }, image, harness().ctx));
+    await rejection(animateOnFal(p, videoInput({ numFrames: 200 }), image, harness().ctx));
     expect(fake.submissions.map((st) => st.inputErrors.map((e) => `${e.loc.join('.')} ${e.type}`))).toEqual([
       ['body.scale less_than_equal'],
       ['body.backbone literal_error'],
@@ -701,7 +682,7 @@ describe('fal provider: cancel', () => {
     fake.onStatus = (_st, answer) => {
       if (answer.status === 'IN_PROGRESS') h.controller.abort(new Error('cancelled by user'));
     };
-    await expect(provider().imageToVideo(videoInput(), h.ctx)).rejects.toThrow('cancelled by user');
+    await expect(animateOnFal(fal(), videoInput(), image, h.ctx)).rejects.toThrow('cancelled by user');
     const id = fake.submissions[0]!.id;
     // Subpath dropped for cancel too.
     expect(fake.of('cancel').map((r) => r.path)).toEqual([`/fal-ai/wan/requests/${id}/cancel`]);
@@ -714,14 +695,14 @@ describe('fal provider: cancel', () => {
     const earlier = fake.seed('fal-ai/video-upscaler', { queueSteps: 100, progressSteps: 0 });
     const h = harness({ remoteRequestId: earlier.id });
     fake.onStatus = () => h.controller.abort(new Error('timeout'));
-    await expect(provider().upscaleVideo({ video, scale: 2 }, h.ctx)).rejects.toThrow('timeout');
+    await expect(upscaleVideoOnFal(fal(), { scale: 2 }, video, h.ctx)).rejects.toThrow('timeout');
     expect(fake.of('cancel').map((r) => r.path)).toEqual([`/fal-ai/video-upscaler/requests/${earlier.id}/cancel`]);
   });
 
   it('an already-aborted run does nothing remote', async () => {
     const h = harness();
     h.controller.abort(new Error('gone'));
-    await expect(provider().upscaleImage({ image, scale: 2 }, h.ctx)).rejects.toThrow('gone');
+    await expect(upscaleOnFal(fal(), { scale: 2 }, image, h.ctx)).rejects.toThrow('gone');
     expect(fake.requests).toEqual([]);
   });
 });

@@ -29,6 +29,11 @@ import { resize } from '../src/server/providers/ai/local/resample.js';
 import { layout } from '../src/server/providers/ai/local/tiling.js';
 import { esrganPass } from '../src/server/providers/ai/local/upscale.js';
 import { videoSize } from '../src/server/providers/ai/local/video.js';
+import { animateLocally } from '../src/tools/fal-image-to-video/local.js';
+import { editLocally } from '../src/tools/fal-image-editor/local.js';
+import { restoreLocally } from '../src/tools/fal-image-restore/local.js';
+import { upscaleLocally } from '../src/tools/fal-upscaler/local.js';
+import { upscaleVideoLocally } from '../src/tools/fal-video-upscaler/local.js';
 
 let dir: string;
 let ai: LocalAiProvider;
@@ -230,7 +235,7 @@ describe('image upscaler', () => {
     const before = await stats(src);
     for (const scale of [2, 3]) {
       const progress: Array<{ stage: string; fraction: number }> = [];
-      const out = await ai.upscaleImage({ image: { path: src, contentType: 'image/png' }, scale }, ctx(undefined, progress));
+      const out = await upscaleLocally(ai.runtime, { scale }, { path: src, contentType: 'image/png' }, ctx(undefined, progress));
       expect(out).toMatchObject({ width: 40 * scale, height: 28 * scale, contentType: 'image/png' });
       expect(out.model).toMatch(new RegExp(`^esrgan-(slim|medium|thick) x${scale}( \\+ x[48] self-ensemble)? \\+ back-projection \\(local\\)$`));
       const after = await stats(out.path);
@@ -243,7 +248,7 @@ describe('image upscaler', () => {
 
   it('reaches x5 by an x8 pass and a correct shrink; keeps JPEG', async () => {
     const src = await picture('up5', 24, 16, { format: 'jpeg' });
-    const out = await ai.upscaleImage({ image: { path: src, contentType: 'image/jpeg' }, scale: 5 }, ctx());
+    const out = await upscaleLocally(ai.runtime, { scale: 5 }, { path: src, contentType: 'image/jpeg' }, ctx());
     expect(out).toMatchObject({ width: 120, height: 80, contentType: 'image/jpeg' });
     expect(out.model).toMatch(/x8( \+ x[48] self-ensemble)? \+ back-projection \+ resize to x5/);
     expect((await sharp(out.path).metadata()).format).toBe('jpeg');
@@ -252,10 +257,10 @@ describe('image upscaler', () => {
   it('refuses outputs over 16.8 MP and bad scales before any work', async () => {
     const big = join(dir, 'big.png');
     await sharp({ create: { width: 2100, height: 2100, channels: 3, background: '#888' } }).png().toFile(big);
-    await expect(ai.upscaleImage({ image: { path: big, contentType: 'image/png' }, scale: 2 }, ctx())).rejects.toThrow(/up to 16\.8 MP/);
+    await expect(upscaleLocally(ai.runtime, { scale: 2 }, { path: big, contentType: 'image/png' }, ctx())).rejects.toThrow(/up to 16\.8 MP/);
     const small = await picture('bad', 8, 8);
-    await expect(ai.upscaleImage({ image: { path: small, contentType: 'image/png' }, scale: 9 }, ctx())).rejects.toBeInstanceOf(ProviderError);
-    await expect(ai.upscaleImage({ image: { path: small, contentType: 'image/png' }, scale: 2.5 }, ctx())).rejects.toBeInstanceOf(ProviderError);
+    await expect(upscaleLocally(ai.runtime, { scale: 9 }, { path: small, contentType: 'image/png' }, ctx())).rejects.toBeInstanceOf(ProviderError);
+    await expect(upscaleLocally(ai.runtime, { scale: 2.5 }, { path: small, contentType: 'image/png' }, ctx())).rejects.toBeInstanceOf(ProviderError);
   });
 
   it('back-projection brings the output closer to the input when shrunk back (bands seamless)', async () => {
@@ -272,7 +277,7 @@ describe('image upscaler', () => {
       for (let i = 0; i < d.length; i++) s += (d[i] - lr.data[i]) ** 2;
       return Math.sqrt(s / d.length);
     };
-    const model = await esrganPass(lr, { pool: ai.pool, model: 'slim', scale: 2 });
+    const model = await esrganPass(lr, { pool: ai.runtime.pool, model: 'slim', scale: 2 });
     // A second start: a blurry, colour-shifted enlargement.
     const shifted = resize(lr, 96, 72, 'triangle');
     for (let i = 0; i < shifted.data.length; i += 3) shifted.data[i] = Math.min(255, shifted.data[i] + 12);
@@ -293,7 +298,7 @@ describe('image upscaler', () => {
     try {
       const src = await picture('abort', 256, 256);
       const ac = new AbortController();
-      const p = slow.upscaleImage({ image: { path: src, contentType: 'image/png' }, scale: 4 }, ctx(ac.signal));
+      const p = upscaleLocally(slow.runtime, { scale: 4 }, { path: src, contentType: 'image/png' }, ctx(ac.signal));
       await new Promise((r) => setTimeout(r, 800));
       const t = Date.now();
       ac.abort();
@@ -310,7 +315,7 @@ describe('image restore', () => {
   it('denoises a noisy photo and upscales x2 (edsr)', async () => {
     const src = await picture('noisy', 64, 64, { noise: 40 });
     const progress: Array<{ stage: string; fraction: number }> = [];
-    const out = await ai.restoreImage({ image: { path: src, contentType: 'image/png' }, upscaling: 2, backbone: 'edsr', seed: 1 }, ctx(undefined, progress));
+    const out = await restoreLocally(ai.runtime, { upscaling: 2, backbone: 'edsr', seed: 1 }, { path: src, contentType: 'image/png' }, ctx(undefined, progress));
     expect(out).toMatchObject({ width: 128, height: 128, contentType: 'image/png' });
     expect(out.model).toMatch(/^denoise \(sigma [\d.]+, full\) \+ esrgan-(slim|medium) x2 \+ back-projection \(local\)$/);
     expect(out.findings?.found.find((f) => f.kind === 'noise')?.fixed).toBe(true);
@@ -329,7 +334,7 @@ describe('image restore', () => {
   it('brightens a dark photo at upscaling 1', async () => {
     const src = await picture('dark', 64, 48, { dark: true });
     const before = await stats(src);
-    const out = await ai.restoreImage({ image: { path: src, contentType: 'image/png' }, upscaling: 1, backbone: 'rdn' }, ctx());
+    const out = await restoreLocally(ai.runtime, { upscaling: 1, backbone: 'rdn' }, { path: src, contentType: 'image/png' }, ctx());
     expect(out).toMatchObject({ width: 64, height: 48 });
     expect(out.model).toMatch(/low-light \(gain [\d.]+, gamma [\d.]+\)/);
     expect(out.findings?.found.find((f) => f.kind === 'low_light')?.fixed).toBe(true);
@@ -338,9 +343,9 @@ describe('image restore', () => {
 
   it('validates upscaling and backbone', async () => {
     const src = await picture('rv', 8, 8);
-    await expect(ai.restoreImage({ image: { path: src, contentType: 'image/png' }, upscaling: 1.25, backbone: 'edsr' }, ctx())).rejects.toBeInstanceOf(ProviderError);
+    await expect(restoreLocally(ai.runtime, { upscaling: 1.25, backbone: 'edsr' }, { path: src, contentType: 'image/png' }, ctx())).rejects.toBeInstanceOf(ProviderError);
     await expect(
-      ai.restoreImage({ image: { path: src, contentType: 'image/png' }, upscaling: 2, backbone: 'x' as 'edsr' }, ctx()),
+      restoreLocally(ai.runtime, { upscaling: 2, backbone: 'x' as 'edsr' }, { path: src, contentType: 'image/png' }, ctx()),
     ).rejects.toBeInstanceOf(ProviderError);
   });
 });
@@ -348,8 +353,10 @@ describe('image restore', () => {
 describe('image editor', () => {
   it('applies several commands in order and echoes what it understood', async () => {
     const src = await picture('edit', 60, 40);
-    const out = await ai.editImage(
-      { image: { path: src, contentType: 'image/png' }, prompt: 'rotate 90, make it brighter and crop to square, add a 5px black border', enableSafetyChecker: false },
+    const out = await editLocally(
+      ai.runtime,
+      { prompt: 'rotate 90, make it brighter and crop to square, add a 5px black border', enableSafetyChecker: false },
+      { path: src, contentType: 'image/png' },
       ctx(),
     );
     expect(out.promptUsed).toBe('rotate 90°, brightness +20%, crop square, border 5px black');
@@ -362,7 +369,7 @@ describe('image editor', () => {
     const src = join(dir, 'exif.jpg');
     const { data, info } = await sharp(await picture('exif-src', 60, 40)).raw().toBuffer({ resolveWithObject: true });
     await sharp(data, { raw: info }).jpeg().withMetadata({ orientation: 6 }).toFile(src);
-    const out = await ai.editImage({ image: { path: src, contentType: 'image/jpeg' }, prompt: 'black and white', enableSafetyChecker: false }, ctx());
+    const out = await editLocally(ai.runtime, { prompt: 'black and white', enableSafetyChecker: false }, { path: src, contentType: 'image/jpeg' }, ctx());
     expect(out).toMatchObject({ width: 40, height: 60, contentType: 'image/jpeg' });
     const s = await stats(out.path);
     for (let i = 0; i < s.data.length; i += 3 * 97) {
@@ -374,12 +381,10 @@ describe('image editor', () => {
   it('renders hostile overlay text safely', async () => {
     const src = await picture('text', 120, 80);
     const before = await stats(src);
-    const out = await ai.editImage(
-      {
-        image: { path: src, contentType: 'image/png' },
-        prompt: 'add text "</text></svg><svg onload=alert(1)><image href=\'file:///etc/passwd\'/>&x;" in red at the top',
-        enableSafetyChecker: false,
-      },
+    const out = await editLocally(
+      ai.runtime,
+      { prompt: 'add text "</text></svg><svg onload=alert(1)><image href=\'file:///etc/passwd\'/>&x;" in red at the top', enableSafetyChecker: false },
+      { path: src, contentType: 'image/png' },
       ctx(),
     );
     expect(out).toMatchObject({ width: 120, height: 80 });
@@ -390,7 +395,7 @@ describe('image editor', () => {
   it('refuses unknown and generative edits with a ProviderError that says what it can do instead', async () => {
     const src = await picture('unk', 20, 20);
     await expect(
-      ai.editImage({ image: { path: src, contentType: 'image/png' }, prompt: 'make it look like a potato', enableSafetyChecker: false }, ctx()),
+      editLocally(ai.runtime, { prompt: 'make it look like a potato', enableSafetyChecker: false }, { path: src, contentType: 'image/png' }, ctx()),
     ).rejects.toBeInstanceOf(ProviderError);
     expect(ai.interpretEdit!('make it look like a potato').message).toMatch(/couldn't understand .*closest things/);
     expect(ai.interpretEdit!('add fireworks').message).toMatch(/generative AI model.*cloud AI editor/);
@@ -402,7 +407,7 @@ const i2vBase = videoRequest();
 describe('image to video', () => {
   it('renders an h264 mp4 with the requested size, frames and duration', async () => {
     const src = await picture('i2v', 64, 48);
-    const out = await ai.imageToVideo({ ...i2vBase, image: { path: src, contentType: 'image/png' } }, ctx());
+    const out = await animateLocally(ai.runtime, i2vBase, { path: src, contentType: 'image/png' }, ctx());
     expect(out).toMatchObject({ width: 854, height: 480, contentType: 'video/mp4', durationSeconds: 2.13, promptUsed: 'zoom in, slow' });
     const info = await probeMedia(out.path);
     expect(info).toMatchObject({ width: 854, height: 480, codec: 'h264', fps: 8, frames: 17 });
@@ -418,10 +423,12 @@ describe('image to video', () => {
 
   it('honours aspect ratio (auto = the image, 9:16) and FILM interpolation doubling the fps', async () => {
     const src = await picture('i2v2', 64, 48);
-    const auto = await ai.imageToVideo({ ...i2vBase, aspectRatio: 'auto', image: { path: src, contentType: 'image/png' } }, ctx());
+    const auto = await animateLocally(ai.runtime, { ...i2vBase, aspectRatio: 'auto' }, { path: src, contentType: 'image/png' }, ctx());
     expect(auto).toMatchObject({ width: 640, height: 480 });
-    const film = await ai.imageToVideo(
-      { ...i2vBase, aspectRatio: '9:16', prompt: 'pan left', interpolatorModel: 'film', numInterpolatedFrames: 1, image: { path: src, contentType: 'image/png' } },
+    const film = await animateLocally(
+      ai.runtime,
+      { ...i2vBase, aspectRatio: '9:16', prompt: 'pan left', interpolatorModel: 'film', numInterpolatedFrames: 1 },
+      { path: src, contentType: 'image/png' },
       ctx(),
     );
     expect(film).toMatchObject({ width: 480, height: 854, durationSeconds: 2.13, promptUsed: 'pan left' });
@@ -435,7 +442,7 @@ describe('image to video', () => {
   it('aborts quickly', async () => {
     const src = await picture('i2v3', 64, 48);
     const ac = new AbortController();
-    const p = ai.imageToVideo({ ...i2vBase, numFrames: 121, framesPerSecond: 8, resolution: '720p', interpolatorModel: 'film', numInterpolatedFrames: 1, image: { path: src, contentType: 'image/png' } }, ctx(ac.signal));
+    const p = animateLocally(ai.runtime, { ...i2vBase, numFrames: 121, framesPerSecond: 8, resolution: '720p', interpolatorModel: 'film', numInterpolatedFrames: 1 }, { path: src, contentType: 'image/png' }, ctx(ac.signal));
     let t = 0;
     setTimeout(() => {
       t = Date.now();
@@ -460,7 +467,7 @@ describe('video upscaler', () => {
 
   it('upscales a short clip per frame with ESRGAN, keeping the audio', async () => {
     const progress: Array<{ stage: string; fraction: number }> = [];
-    const out = await ai.upscaleVideo({ video: { path: clip, contentType: 'video/mp4' }, scale: 2 }, ctx(undefined, progress));
+    const out = await upscaleVideoLocally(ai.runtime, { scale: 2 }, { path: clip, contentType: 'video/mp4' }, ctx(undefined, progress));
     expect(out).toMatchObject({ width: 128, height: 96, contentType: 'video/mp4' });
     expect(out.model).toMatch(/^esrgan-(slim|medium) x2 per frame \(local\)$/);
     expect(out.durationSeconds).toBeCloseTo(1, 0);
@@ -472,7 +479,7 @@ describe('video upscaler', () => {
   it('uses lanczos when the clip does not fit the AI budget (x1.5)', async () => {
     const fast = createLocalAiProvider({ threads: 1, videoAiBudgetSeconds: 0 });
     try {
-      const out = await fast.upscaleVideo({ video: { path: clip, contentType: 'video/mp4' }, scale: 1.5 }, ctx());
+      const out = await upscaleVideoLocally(fast.runtime, { scale: 1.5 }, { path: clip, contentType: 'video/mp4' }, ctx());
       expect(out).toMatchObject({ width: 96, height: 72, model: 'lanczos (clip too long for AI path)' });
       expect((await probeMedia(out.path)).hasAudio).toBe(true);
     } finally {
@@ -481,9 +488,9 @@ describe('video upscaler', () => {
   }, 30_000);
 
   it('refuses bad scales and non-videos', async () => {
-    await expect(ai.upscaleVideo({ video: { path: clip, contentType: 'video/mp4' }, scale: 5 }, ctx())).rejects.toBeInstanceOf(ProviderError);
+    await expect(upscaleVideoLocally(ai.runtime, { scale: 5 }, { path: clip, contentType: 'video/mp4' }, ctx())).rejects.toBeInstanceOf(ProviderError);
     const img = await picture('notvideo', 8, 8);
-    await expect(ai.upscaleVideo({ video: { path: img, contentType: 'video/mp4' }, scale: 2 }, ctx())).rejects.toBeInstanceOf(ProviderError);
+    await expect(upscaleVideoLocally(ai.runtime, { scale: 2 }, { path: img, contentType: 'video/mp4' }, ctx())).rejects.toBeInstanceOf(ProviderError);
   });
 
   it('aborts mid-way quickly', async () => {
@@ -497,7 +504,7 @@ describe('video upscaler', () => {
         ac.abort();
       }
     };
-    const p = ai.upscaleVideo({ video: { path: clip, contentType: 'video/mp4' }, scale: 4 }, c);
+    const p = upscaleVideoLocally(ai.runtime, { scale: 4 }, { path: clip, contentType: 'video/mp4' }, c);
     await expect(p).rejects.toMatchObject({ name: 'AbortError' });
     expect(t).toBeGreaterThan(0);
     expect(Date.now() - t).toBeLessThan(1000);

@@ -21,6 +21,7 @@ import type { RawImage } from '../src/server/providers/ai/local/resample.js';
 import { gridAfterOrientation } from '../src/server/providers/ai/local/restore-analysis.js';
 import { NOTHING_FOUND } from '../src/server/providers/ai/local/restore-findings.js';
 import { layout, runTiled } from '../src/server/providers/ai/local/tiling.js';
+import { restoreLocally } from '../src/tools/fal-image-restore/local.js';
 
 let dir: string;
 let ai: LocalAiProvider;
@@ -46,8 +47,10 @@ async function restoreFile(file: Buffer, contentType: string, upscaling = 1) {
   const workDir = join(dir, `run-${n}`);
   mkdirSync(workDir);
   const progress: string[] = [];
-  const out = await ai.restoreImage(
-    { image: { path, contentType }, upscaling, backbone: 'edsr' },
+  const out = await restoreLocally(
+    ai.runtime,
+    { upscaling, backbone: 'edsr' },
+    { path, contentType },
     { signal: new AbortController().signal, onProgress: (p) => progress.push(p.stage), workDir },
   );
   return { out, path, progress, pixels: await decode(readFileSync(out.path)) };
@@ -210,7 +213,7 @@ describe('tiled restoration', () => {
     const src = gradient(Wt, Ht, 8, 11);
     const tile = 80;
     const overlap = 24;
-    const out = await runTiled(ai.pool, src, {
+    const out = await runTiled(ai.runtime.pool, src, {
       kind: 'restore',
       model: 'restore',
       params: { denoise: { sigma: 8, quality: 'fast' } },
@@ -246,8 +249,10 @@ describe('tiled restoration', () => {
       const progress: string[] = [];
       const workDir = join(dir, 'big-run');
       mkdirSync(workDir);
-      const out = await fast.restoreImage(
-        { image: { path, contentType: 'image/png' }, upscaling: 1, backbone: 'edsr' },
+      const out = await restoreLocally(
+        fast.runtime,
+        { upscaling: 1, backbone: 'edsr' },
+        { path, contentType: 'image/png' },
         { signal: new AbortController().signal, onProgress: (p) => progress.push(p.stage), workDir },
       );
       expect(out).toMatchObject({ width: 3000, height: 2000, contentType: 'image/png' });

@@ -26,36 +26,33 @@ const scaled = async (image: LocalMedia, scale: number, ctx: RunContext, model: 
     .toFile(file);
   return { path: file, contentType: 'image/png', model };
 };
+/** The editor's answer in this test: the picture as it came, or with transparency or an EXIF rotation. */
+async function edited(image: LocalMedia, ctx: RunContext): Promise<MediaOutput> {
+  const meta = await sharp(image.path).metadata();
+  const file = path.join(ctx.workDir, 'edit.png');
+  if (editFlavour === 'transparent') {
+    await sharp({ create: { width: meta.width!, height: meta.height!, channels: 4, background: { r: 200, g: 10, b: 10, alpha: 0.4 } } }).png().toFile(file);
+  } else if (editFlavour === 'rotated') {
+    // A picture stored sideways with an EXIF note to turn it (as cameras write them): 60 x 40 stored, 40 x 60 shown.
+    await sharp({ create: { width: 60, height: 40, channels: 3, background: '#336699' } }).jpeg().withMetadata({ orientation: 6 }).toFile(`${file}.jpg`);
+    return { path: `${file}.jpg`, contentType: 'image/jpeg', model: 'fake-edit' };
+  } else {
+    await sharp(image.path).png().toFile(file);
+  }
+  return { path: file, contentType: 'image/png', model: 'fake-edit' };
+}
 const provider: AiProvider = {
   name: 'scaling-fake',
   // Answers each tool of this test as any tool, reading what the tool asks for (the scale, the upscaling).
   runtime: {
     answer: (info, input, image, ctx) => {
-      const asked = input as { scale: number; upscaling: number; prompt: string };
+      const asked = input as { scale: number; upscaling: number };
       if (info.endpoint === 'fal-upscaler') return scaled(image, asked.scale, ctx, 'fake-upscale');
       if (info.endpoint === 'fal-image-restore') return scaled(image, asked.upscaling, ctx, 'fake-restore');
-      if (info.endpoint === 'fal-image-editor') return provider.editImage({ image, prompt: asked.prompt, enableSafetyChecker: false }, ctx);
+      if (info.endpoint === 'fal-image-editor') return edited(image, ctx);
       throw new Error(`${info.endpoint} is not in this test`);
     },
   } satisfies AnyToolRuntime,
-  upscaleImage: (i, ctx) => scaled(i.image, i.scale, ctx, 'fake-upscale'),
-  restoreImage: (i, ctx) => scaled(i.image, i.upscaling, ctx, 'fake-restore'),
-  async editImage(i, ctx) {
-    const meta = await sharp(i.image.path).metadata();
-    const file = path.join(ctx.workDir, 'edit.png');
-    if (editFlavour === 'transparent') {
-      await sharp({ create: { width: meta.width!, height: meta.height!, channels: 4, background: { r: 200, g: 10, b: 10, alpha: 0.4 } } }).png().toFile(file);
-    } else if (editFlavour === 'rotated') {
-      // A picture stored sideways with an EXIF note to turn it (as cameras write them): 60 x 40 stored, 40 x 60 shown.
-      await sharp({ create: { width: 60, height: 40, channels: 3, background: '#336699' } }).jpeg().withMetadata({ orientation: 6 }).toFile(`${file}.jpg`);
-      return { path: `${file}.jpg`, contentType: 'image/jpeg', model: 'fake-edit', promptUsed: i.prompt };
-    } else {
-      await sharp(i.image.path).png().toFile(file);
-    }
-    return { path: file, contentType: 'image/png', model: 'fake-edit', promptUsed: i.prompt };
-  },
-  imageToVideo: () => Promise.reject(new Error('not in this test')),
-  upscaleVideo: () => Promise.reject(new Error('not in this test')),
   interpretEdit,
 };
 

@@ -19,7 +19,8 @@ import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { createTestApp, registerUser, uploadPicture, type TestApp, type TestUser } from '../../test/helpers/test-app.js';
 import { createFakeAiProvider } from '../../test/helpers/fake-ai.js';
-import type { AiProvider, RunContext } from '../../src/server/providers/ai/ai-provider.js';
+import type { AiProvider } from '../../src/server/providers/ai/ai-provider.js';
+import type { AnyToolRuntime } from '../../src/server/providers/ai/hooks.js';
 
 const ITEMS = 100;
 const SIDE_RUNS = 20;
@@ -33,16 +34,16 @@ const pct = (xs: number[], p: number) => {
 /** The fake provider, except that upscales answer with a copy of one large picture (for the ZIP). */
 function providerWith(bigResult: () => string | null): AiProvider {
   const fake = createFakeAiProvider({ delayMs: 0 });
-  return {
-    ...fake,
-    async upscaleImage(input, ctx: RunContext) {
+  const runtime: AnyToolRuntime = {
+    async answer(info, input, media, ctx) {
       const big = bigResult();
-      if (!big) return fake.upscaleImage(input, ctx);
+      if (!big || info.endpoint !== 'fal-upscaler') return fake.runtime.answer(info, input, media, ctx);
       const out = path.join(ctx.workDir, 'out.png');
       await fs.copyFile(big, out);
       return { path: out, contentType: 'image/png', model: 'fake-upscale' };
     },
   };
+  return { ...fake, runtime };
 }
 
 /** n library images of the user (entries sharing one stored file, as deduplicated uploads do). */

@@ -10,7 +10,7 @@
  * fastNlMeansDenoisingColored with h tuned per family on this very set
  * (opencv.ts; for low light it gets the product's own brightening first, so
  * only the denoiser differs), and of the product
- * (createLocalAiProvider().restoreImage at upscaling 1, which reads the
+ * (restore's local hook at upscaling 1, which reads the
  * file and decides everything itself).
  *
  * Targets: the product never below the input on any photo; above the tuned
@@ -36,6 +36,7 @@ import { psnrY, ssimY } from '../upscale/metrics.js';
 import { damage, decode, FAMILIES, type Family } from './damage.js';
 import { findOpenCvPython, H_CANDIDATES, runOpenCvNlm, type NlmJob } from './opencv.js';
 import { PHOTO_NAMES, photo } from './photos.js';
+import { restoreLocally } from '../../src/tools/fal-image-restore/local.js';
 
 const [W, H] = (process.env.BENCH_SIZE ?? '384x256').split('x').map(Number);
 const NPHOTOS = Math.min(PHOTO_NAMES.length, Number(process.env.BENCH_PHOTOS ?? PHOTO_NAMES.length));
@@ -95,8 +96,10 @@ async function main() {
         for (const h of H_CANDIDATES) jobs.push({ in: nlmIn, out: join(dir, `${family}-${k}-nlm-${h}.png`), h });
         const workDir = join(dir, `run-${family}-${k}`);
         mkdirSync(workDir);
-        const out = await ai.restoreImage(
-          { image: { path, contentType: d.contentType }, upscaling: 1, backbone: 'edsr' },
+        const out = await restoreLocally(
+          ai.runtime,
+          { upscaling: 1, backbone: 'edsr' },
+          { path, contentType: d.contentType },
           { signal: new AbortController().signal, onProgress: () => {}, workDir },
         );
         const said = out.findings?.summary ?? out.model;

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createLocalAiProvider } from '../../src/server/providers/ai/local/index.js';
+import { restoreLocally } from '../../src/tools/fal-image-restore/local.js';
 
 const status = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024;
 
@@ -17,8 +18,10 @@ async function main() {
   let tiles = 0;
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  const out = await ai.restoreImage(
-    { image: { path, contentType: 'image/jpeg' }, upscaling: 1, backbone: 'edsr' },
+  const out = await restoreLocally(
+    ai.runtime,
+    { upscaling: 1, backbone: 'edsr' },
+    { path, contentType: 'image/jpeg' },
     { signal: new AbortController().signal, onProgress: (p) => void (/tile/.test(p.stage) && tiles++), workDir },
   );
   const c = process.cpuUsage(c0);

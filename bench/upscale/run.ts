@@ -38,6 +38,8 @@ import { resize } from '../../src/server/providers/ai/local/resample.js';
 import { esrganEnsemble, esrganPass, MAX_OUTPUT_PIXELS } from '../../src/server/providers/ai/local/upscale.js';
 import { psnrY, ssimY } from './metrics.js';
 import { SCENE_NAMES, scene } from './scenes.js';
+import { restoreLocally } from '../../src/tools/fal-image-restore/local.js';
+import { upscaleLocally } from '../../src/tools/fal-upscaler/local.js';
 
 const SIZE = Number(process.env.BENCH_SIZE ?? 256);
 const NSCENES = Math.min(SCENE_NAMES.length, Number(process.env.BENCH_SCENES ?? SCENE_NAMES.length));
@@ -276,18 +278,20 @@ async function main() {
     const big = await scene(0, 512, 512);
     const path = join(dir, 'in.png');
     await sharp(big.data, { raw: { width: 512, height: 512, channels: 3 } }).png().toFile(path);
-    console.log('\n2x of a 512x512 image through createLocalAiProvider().upscaleImage (spec: 30-60 s):');
+    console.log('\n2x of a 512x512 image through the upscaler\'s local hook (spec: 30-60 s):');
     for (const [backend, forced, ibp] of [
       ['onnx', undefined, undefined],
       ['wasm', undefined, undefined],
     ] as Array<[AiBackend, EsrganSize | undefined, number | undefined]>) {
       if (!BACKENDS.includes(backend)) continue;
       const ai = createLocalAiProvider({ threads: WORKERS, backend, upscaleModel: forced, backProjectionIterations: ibp });
-      await ai.pool.warmup();
+      await ai.runtime.pool.warmup();
       const t = performance.now();
       const c0 = process.cpuUsage();
-      const out = await ai.upscaleImage(
-        { image: { path, contentType: 'image/png' }, scale: 2 },
+      const out = await upscaleLocally(
+        ai.runtime,
+        { scale: 2 },
+        { path, contentType: 'image/png' },
         { signal: new AbortController().signal, onProgress: () => {}, workDir: dir },
       );
       const c = process.cpuUsage(c0);
@@ -298,7 +302,7 @@ async function main() {
     }
     // Restore on typical inputs, fresh workers (cold) then warm.
     if (!RESTORE) return;
-    console.log('\nRestore through createLocalAiProvider().restoreImage (spec estimate 30-60 s):');
+    console.log('\nRestore through its local hook (spec estimate 30-60 s):');
     const noisy = await scene(1, 512, 384);
     for (let i = 0; i < noisy.data.length; i++) noisy.data[i] = Math.max(0, Math.min(255, noisy.data[i] + Math.round((Math.random() - 0.5) * 40)));
     const noisyPath = join(dir, 'noisy.png');
@@ -316,8 +320,10 @@ async function main() {
     ] as const) {
       const t = performance.now();
       const c0 = process.cpuUsage();
-      const out = await ai.restoreImage(
-        { image: { path, contentType: 'image/png' }, upscaling, backbone },
+      const out = await restoreLocally(
+        ai.runtime,
+        { upscaling, backbone },
+        { path, contentType: 'image/png' },
         { signal: new AbortController().signal, onProgress: () => {}, workDir: dir },
       );
       const c = process.cpuUsage(c0);

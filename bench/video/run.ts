@@ -27,6 +27,9 @@ import { videoRequest } from '../../test/helpers/video-input.js';
 import { createLocalAiProvider, ffmpegPath, probeMedia } from '../../src/server/providers/ai/local/index.js';
 import { planVideoUpscale } from '../../src/server/providers/ai/local/video.js';
 import { scene } from '../upscale/scenes.js';
+import { animateLocally } from '../../src/tools/fal-image-to-video/local.js';
+import { restoreLocally } from '../../src/tools/fal-image-restore/local.js';
+import { upscaleVideoLocally } from '../../src/tools/fal-video-upscaler/local.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-video-'));
 let runs = 0;
@@ -104,14 +107,14 @@ async function main() {
 
   const ai = createLocalAiProvider({ threads: 2 });
   console.log('Image to video, 4 s at 16 fps (64 frames):');
-  const clip480 = await timed('480p 854x480, no interpolation', () => ai.imageToVideo({ ...i2v, image }, ctx()));
+  const clip480 = await timed('480p 854x480, no interpolation', () => animateLocally(ai.runtime, i2v, image, ctx()));
   if (process.env.BENCH_I2V !== '0') {
     await timed('480p, FILM (minterpolate to 32 fps)', () =>
-      ai.imageToVideo({ ...i2v, image, interpolatorModel: 'film', numInterpolatedFrames: 1 }, ctx()),
+      animateLocally(ai.runtime, { ...i2v, interpolatorModel: 'film', numInterpolatedFrames: 1 }, image, ctx()),
     );
-    await timed('720p 1280x720, no interpolation', () => ai.imageToVideo({ ...i2v, image, resolution: '720p' }, ctx()));
+    await timed('720p 1280x720, no interpolation', () => animateLocally(ai.runtime, { ...i2v, resolution: '720p' }, image, ctx()));
     await timed('720p, FILM (minterpolate to 32 fps)', () =>
-      ai.imageToVideo({ ...i2v, image, resolution: '720p', interpolatorModel: 'film', numInterpolatedFrames: 1 }, ctx()),
+      animateLocally(ai.runtime, { ...i2v, resolution: '720p', interpolatorModel: 'film', numInterpolatedFrames: 1 }, image, ctx()),
     );
   }
   const info = await probeMedia(clip480.path);
@@ -127,7 +130,7 @@ async function main() {
 
   console.log('2x video upscale of the 4 s 480p clip (-> 1708x960):');
   const lz = createLocalAiProvider({ threads: 2, videoAiBudgetSeconds: 0 });
-  const l = await timed('lanczos path', () => lz.upscaleVideo({ video, scale: 2 }, ctx()));
+  const l = await timed('lanczos path', () => upscaleVideoLocally(lz.runtime, { scale: 2 }, video, ctx()));
   console.log(`    model '${l.model}'`);
   await lz.close();
   if (!process.env.BENCH_SKIP_AI) {
@@ -153,7 +156,7 @@ async function main() {
       const t = performance.now();
       const c0 = process.cpuUsage();
       const k0 = childCpu();
-      const a = await p.upscaleVideo({ video: input, scale: 2 }, ctx());
+      const a = await upscaleVideoLocally(p.runtime, { scale: 2 }, input, ctx());
       const sec = (performance.now() - t) / 1000;
       const c = process.cpuUsage(c0);
       const cpu = (c.user + c.system) / 1e6 + childCpu() - k0;
@@ -187,8 +190,8 @@ async function main() {
   const timer = setInterval(() => (peak = Math.max(peak, treeRss())), 250);
   const t0 = performance.now();
   const [r, v] = await Promise.all([
-    both.restoreImage({ image: { path: noisyPath, contentType: 'image/png' }, upscaling: 2, backbone: 'rdn' }, ctx()),
-    both.upscaleVideo({ video: { path: short, contentType: 'video/mp4' }, scale: 2 }, ctx()),
+    restoreLocally(both.runtime, { upscaling: 2, backbone: 'rdn' }, { path: noisyPath, contentType: 'image/png' }, ctx()),
+    upscaleVideoLocally(both.runtime, { scale: 2 }, { path: short, contentType: 'video/mp4' }, ctx()),
   ]);
   clearInterval(timer);
   console.log(`  done in ${((performance.now() - t0) / 1000).toFixed(1)} s: restore '${r.model}' ${r.width}x${r.height}; video '${v.model}'`);

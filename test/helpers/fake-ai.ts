@@ -54,16 +54,11 @@ export function createFakeAiProvider(behaviour: FakeBehaviour = {}) {
   const runtime: AnyToolRuntime = {
     answer: (info, _input, media, ctx) => work(info.endpoint, ctx, info.output === 'video' ? 'mp4' : 'png', info.input === 'image' ? media : undefined),
   };
-  const provider: AiProvider & { calls: string[]; behaviour: FakeBehaviour } = {
+  const provider: AiProvider & { runtime: AnyToolRuntime; calls: string[]; behaviour: FakeBehaviour } = {
     name: 'fake',
     runtime,
     calls,
     behaviour,
-    upscaleImage: (i, ctx) => work('upscale', ctx, 'png', i.image),
-    restoreImage: (i, ctx) => work('restore', ctx, 'png', i.image),
-    editImage: async (i, ctx) => ({ ...(await work('edit', ctx, 'png', i.image)), promptUsed: i.prompt }),
-    imageToVideo: async (i, ctx) => ({ ...(await work('i2v', ctx, 'mp4')), promptUsed: i.prompt, durationSeconds: Math.round(i.numFrames / i.framesPerSecond) }),
-    upscaleVideo: async (_i, ctx) => ({ ...(await work('vup', ctx, 'mp4')), durationSeconds: 4 }),
     // The local editor's real reading (pure): refusals in these tests are the product's own.
     interpretEdit,
   };

@@ -1,10 +1,10 @@
-import type { ImageToVideoInput } from '../../src/server/providers/ai/ai-provider.js';
+import type { AnimateHookInput } from '../../src/tools/fal-image-to-video/hook.js';
 
 /**
- * An image-to-video request as a provider receives it, with the tool's usual settings: a short
- * 480p 16:9 clip without interpolation. Tests and benches change only what they are about.
+ * An image-to-video request as a provider's hook receives it, with the tool's usual settings: a
+ * short 480p 16:9 clip without interpolation. Tests and benches change only what they are about.
  */
-export const videoRequest = (over: Partial<Omit<ImageToVideoInput, 'image'>> = {}): Omit<ImageToVideoInput, 'image'> => ({
+export const videoRequest = (over: Partial<AnimateHookInput> = {}): AnimateHookInput => ({
   prompt: 'slow zoom in',
   numFrames: 17,
   framesPerSecond: 8,

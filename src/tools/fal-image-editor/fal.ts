@@ -1,14 +1,15 @@
 import type { FalRuntime } from '../../server/providers/ai/fal/runtime.js';
 import { FalProviderError } from '../../server/providers/ai/fal/errors.js';
 import { readFirstImage, type FalRequest } from '../../server/providers/ai/fal/endpoints.js';
-import type { EditImageInput, EditImageOutput, LocalMedia, RunContext } from '../../server/providers/ai/ai-provider.js';
+import type { LocalMedia, RunContext } from '../../server/providers/ai/ai-provider.js';
+import type { EditHookInput, EditHookOutput } from './hook.js';
 
 export const EDITOR_ENDPOINT = 'fal-ai/flux-kontext/dev';
 /** Fixed settings we send (fal defaults would do, but pinning them keeps results stable). */
 export const EDITOR_GUIDANCE_SCALE = 2.5;
 export const EDITOR_STEPS = 28;
 
-export function editorRequest(input: Omit<EditImageInput, 'image'>, imageUrl: string): FalRequest {
+export function editorRequest(input: EditHookInput, imageUrl: string): FalRequest {
   return {
     endpoint: EDITOR_ENDPOINT,
     body: {
@@ -30,7 +31,7 @@ function readEdited(data: unknown) {
   return readFirstImage(data);
 }
 
-export async function editOnFal(runtime: FalRuntime, input: Omit<EditImageInput, 'image'>, image: LocalMedia, ctx: RunContext): Promise<EditImageOutput> {
+export async function editOnFal(runtime: FalRuntime, input: EditHookInput, image: LocalMedia, ctx: RunContext): Promise<EditHookOutput> {
   const { data: _data, ...out } = await runtime.image(
     { verb: 'Editing', typicalSeconds: 60, media: image, kind: 'image', build: (url) => editorRequest(input, url) },
     readEdited,

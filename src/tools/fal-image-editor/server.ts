@@ -6,11 +6,11 @@ import type { AiProvider } from '../../server/providers/ai/ai-provider.js';
 import { defineInterpretation, defineTool } from '../../server/tools/tool-definition.js';
 import { finishImageOutput } from '../../server/media/output.js';
 import { canRun, runHook, type ProviderHooks } from '../../server/providers/ai/hooks.js';
-import type { EditImageInput, EditImageOutput } from '../../server/providers/ai/ai-provider.js';
+import type { EditHookInput, EditHookOutput } from './hook.js';
 import { editLocally } from './local.js';
 import { editOnFal } from './fal.js';
 
-const hooks: ProviderHooks<Omit<EditImageInput, 'image'>, EditImageOutput> = { local: editLocally, fal: editOnFal };
+const hooks: ProviderHooks<EditHookInput, EditHookOutput> = { local: editLocally, fal: editOnFal };
 
 // --- plain-language reading (issue 21): begin ---
 /** How the editor's provider reads a request: the local editor's own reading, or the cloud editor's 'as written'. */
@@ -25,7 +25,7 @@ export const imageEditorTool = defineTool({
   response: editorResponse,
   source: (input) => input.image_url,
   batch: true,
-  supports: canRun,
+  supports: (provider) => canRun(hooks, provider),
   // What the local editor cannot do (or needs a generative model for) is refused before any charge, with how it read the request.
   refuse: (provider, input) => {
     const reading = readEdit(provider, input.prompt);

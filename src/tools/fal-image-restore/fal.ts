@@ -1,10 +1,11 @@
 import type { FalRuntime } from '../../server/providers/ai/fal/runtime.js';
 import { readImage, type FalInput, type FalRequest } from '../../server/providers/ai/fal/endpoints.js';
-import type { LocalMedia, RestoreImageInput, RestoreImageOutput, RunContext } from '../../server/providers/ai/ai-provider.js';
+import type { LocalMedia, RunContext } from '../../server/providers/ai/ai-provider.js';
+import type { RestoreHookInput, RestoreHookOutput } from './hook.js';
 
 export const RESTORE_ENDPOINT = 'fal-ai/thera';
 
-export function restoreRequest(input: Omit<RestoreImageInput, 'image'>, imageUrl: string): FalRequest {
+export function restoreRequest(input: RestoreHookInput, imageUrl: string): FalRequest {
   const body: FalInput = {
     image_url: imageUrl,
     // fal has no default for the backbone: always send it.
@@ -15,7 +16,7 @@ export function restoreRequest(input: Omit<RestoreImageInput, 'image'>, imageUrl
   return { endpoint: RESTORE_ENDPOINT, body };
 }
 
-export async function restoreOnFal(runtime: FalRuntime, input: Omit<RestoreImageInput, 'image'>, image: LocalMedia, ctx: RunContext): Promise<RestoreImageOutput> {
+export async function restoreOnFal(runtime: FalRuntime, input: RestoreHookInput, image: LocalMedia, ctx: RunContext): Promise<RestoreHookOutput> {
   const { data: _data, ...out } = await runtime.image(
     { verb: 'Restoring', typicalSeconds: 40, media: image, kind: 'image', build: (url) => restoreRequest(input, url) },
     readImage,

@@ -1,9 +1,10 @@
 import type { LocalRuntime } from '../../server/providers/ai/local/runtime.js';
 import { restoreImage } from '../../server/providers/ai/local/restore.js';
-import type { LocalMedia, RestoreImageInput, RestoreImageOutput, RunContext } from '../../server/providers/ai/ai-provider.js';
+import type { LocalMedia, RunContext } from '../../server/providers/ai/ai-provider.js';
+import type { RestoreHookInput, RestoreHookOutput } from './hook.js';
 
 /** Classical repair at native resolution (says what it found), then ESRGAN to the upscaling. */
-export function restoreLocally(runtime: LocalRuntime, input: Omit<RestoreImageInput, 'image'>, image: LocalMedia, ctx: RunContext): Promise<RestoreImageOutput> {
+export function restoreLocally(runtime: LocalRuntime, input: RestoreHookInput, image: LocalMedia, ctx: RunContext): Promise<RestoreHookOutput> {
   const o = runtime.options;
   return restoreImage({ ...input, image }, ctx, {
     pool: runtime.pool,

@@ -3,11 +3,11 @@ import { displayedSize, finishImageOutput, scaleForTarget } from '../../server/m
 import { restoreBody, restoreResponse, restoreResult } from './schemas.js';
 import { defineTool } from '../../server/tools/tool-definition.js';
 import { canRun, runHook, type ProviderHooks } from '../../server/providers/ai/hooks.js';
-import type { RestoreImageInput, RestoreImageOutput } from '../../server/providers/ai/ai-provider.js';
+import type { RestoreHookInput, RestoreHookOutput } from './hook.js';
 import { restoreLocally } from './local.js';
 import { restoreOnFal } from './fal.js';
 
-const hooks: ProviderHooks<Omit<RestoreImageInput, 'image'>, RestoreImageOutput> = { local: restoreLocally, fal: restoreOnFal };
+const hooks: ProviderHooks<RestoreHookInput, RestoreHookOutput> = { local: restoreLocally, fal: restoreOnFal };
 
 /** POST /functions/v1/fal-image-restore: repair and enlarge an old or damaged image. */
 export const imageRestoreTool = defineTool({
@@ -17,7 +17,7 @@ export const imageRestoreTool = defineTool({
   response: restoreResponse,
   source: (input) => input.image_url,
   batch: true,
-  supports: canRun,
+  supports: (provider) => canRun(hooks, provider),
   async run(provider, input, image, ctx) {
     // A target size chooses the upscaling: the smallest that reaches it, never past 4x.
     const upscaling = input.output

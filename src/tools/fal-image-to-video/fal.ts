@@ -1,6 +1,7 @@
 import type { FalRuntime } from '../../server/providers/ai/fal/runtime.js';
 import type { FalInput, FalRequest } from '../../server/providers/ai/fal/endpoints.js';
-import type { ImageToVideoInput, ImageToVideoOutput, LocalMedia, LoraEntry, RunContext } from '../../server/providers/ai/ai-provider.js';
+import type { LocalMedia, RunContext } from '../../server/providers/ai/ai-provider.js';
+import type { AnimateHookInput, AnimateHookOutput, LoraEntry } from './hook.js';
 
 export const IMAGE_TO_VIDEO_ENDPOINT = 'fal-ai/wan/v2.2-a14b/image-to-video';
 /** Only this one takes `loras`. */
@@ -12,7 +13,7 @@ function loraEntry(l: LoraEntry): FalInput {
   return entry;
 }
 
-export function imageToVideoRequest(input: Omit<ImageToVideoInput, 'image'>, imageUrl: string): FalRequest {
+export function imageToVideoRequest(input: AnimateHookInput, imageUrl: string): FalRequest {
   const loras = input.loras ?? [];
   const body: FalInput = {
     image_url: imageUrl,
@@ -43,7 +44,7 @@ export function imageToVideoRequest(input: Omit<ImageToVideoInput, 'image'>, ima
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
-export async function animateOnFal(runtime: FalRuntime, input: Omit<ImageToVideoInput, 'image'>, image: LocalMedia, ctx: RunContext): Promise<ImageToVideoOutput> {
+export async function animateOnFal(runtime: FalRuntime, input: AnimateHookInput, image: LocalMedia, ctx: RunContext): Promise<AnimateHookOutput> {
   const { data, probedSeconds: _p, ...out } = await runtime.video(
     { verb: 'Generating video', typicalSeconds: 150, media: image, kind: 'video', build: (url) => imageToVideoRequest(input, url) },
     ctx,

@@ -2,11 +2,11 @@ import { imageToVideoInfo } from './info.js';
 import { imageToVideoBody, imageToVideoResponse, imageToVideoResult } from './schemas.js';
 import { defineTool } from '../../server/tools/tool-definition.js';
 import { canRun, runHook, type ProviderHooks } from '../../server/providers/ai/hooks.js';
-import type { ImageToVideoInput, ImageToVideoOutput } from '../../server/providers/ai/ai-provider.js';
+import type { AnimateHookInput, AnimateHookOutput } from './hook.js';
 import { animateLocally } from './local.js';
 import { animateOnFal } from './fal.js';
 
-const hooks: ProviderHooks<Omit<ImageToVideoInput, 'image'>, ImageToVideoOutput> = { local: animateLocally, fal: animateOnFal };
+const hooks: ProviderHooks<AnimateHookInput, AnimateHookOutput> = { local: animateLocally, fal: animateOnFal };
 
 /** POST /functions/v1/fal-image-to-video: animate a still image. */
 export const imageToVideoTool = defineTool({
@@ -15,7 +15,7 @@ export const imageToVideoTool = defineTool({
   result: imageToVideoResult,
   response: imageToVideoResponse,
   source: (input) => input.image_url,
-  supports: canRun,
+  supports: (provider) => canRun(hooks, provider),
   async run(provider, input, image, ctx) {
     const out = await runHook(
       hooks,

@@ -4,10 +4,11 @@ import { upscalerBody, upscalerResponse, upscalerResult } from './schemas.js';
 import { defineTool } from '../../server/tools/tool-definition.js';
 import { canRun, runHook, type ProviderHooks } from '../../server/providers/ai/hooks.js';
 import type { MediaOutput } from '../../server/providers/ai/ai-provider.js';
+import type { UpscaleHookInput } from './hook.js';
 import { upscaleLocally } from './local.js';
 import { upscaleOnFal } from './fal.js';
 
-const hooks: ProviderHooks<{ scale: number }, MediaOutput> = { local: upscaleLocally, fal: upscaleOnFal };
+const hooks: ProviderHooks<UpscaleHookInput, MediaOutput> = { local: upscaleLocally, fal: upscaleOnFal };
 
 /** POST /functions/v1/fal-upscaler: enlarge an image 2x to 8x. */
 export const upscalerTool = defineTool({
@@ -17,7 +18,7 @@ export const upscalerTool = defineTool({
   response: upscalerResponse,
   source: (input) => input.image_url,
   batch: true,
-  supports: canRun,
+  supports: (provider) => canRun(hooks, provider),
   async run(provider, input, image, ctx) {
     // A target size chooses the scale: the smallest that reaches it, never past 8x.
     const scale = input.output ? scaleForTarget(input.scale, input.output, await displayedSize(image.path), upscalerRanges.upscalerScale, upscalerInfo.price.displayName) : input.scale;

@@ -1,17 +1,18 @@
 import type { FalRuntime } from '../../server/providers/ai/fal/runtime.js';
 import type { FalRequest } from '../../server/providers/ai/fal/endpoints.js';
 import { probeMedia } from '../../server/providers/ai/local/ffmpeg.js';
-import type { LocalMedia, RunContext, UpscaleVideoInput, VideoOutput } from '../../server/providers/ai/ai-provider.js';
+import type { LocalMedia, RunContext, VideoOutput } from '../../server/providers/ai/ai-provider.js';
+import type { VideoUpscaleHookInput } from './hook.js';
 
 export const VIDEO_UPSCALER_ENDPOINT = 'fal-ai/video-upscaler';
 
-export function videoUpscalerRequest(input: Omit<UpscaleVideoInput, 'video'>, videoUrl: string): FalRequest {
+export function videoUpscalerRequest(input: VideoUpscaleHookInput, videoUrl: string): FalRequest {
   return { endpoint: VIDEO_UPSCALER_ENDPOINT, body: { video_url: videoUrl, scale: input.scale } };
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
-export async function upscaleVideoOnFal(runtime: FalRuntime, input: Omit<UpscaleVideoInput, 'video'>, video: LocalMedia, ctx: RunContext): Promise<VideoOutput> {
+export async function upscaleVideoOnFal(runtime: FalRuntime, input: VideoUpscaleHookInput, video: LocalMedia, ctx: RunContext): Promise<VideoOutput> {
   const { data: _data, probedSeconds, ...out } = await runtime.video(
     { verb: 'Upscaling video', typicalSeconds: 180, media: video, kind: 'video', build: (url) => videoUpscalerRequest(input, url) },
     ctx,

@@ -2,11 +2,12 @@ import { videoUpscalerInfo } from './info.js';
 import { videoUpscalerBody, videoUpscalerResponse, videoUpscalerResult } from './schemas.js';
 import { defineTool } from '../../server/tools/tool-definition.js';
 import { canRun, runHook, type ProviderHooks } from '../../server/providers/ai/hooks.js';
-import type { UpscaleVideoInput, VideoOutput } from '../../server/providers/ai/ai-provider.js';
+import type { VideoOutput } from '../../server/providers/ai/ai-provider.js';
+import type { VideoUpscaleHookInput } from './hook.js';
 import { upscaleVideoLocally } from './local.js';
 import { upscaleVideoOnFal } from './fal.js';
 
-const hooks: ProviderHooks<Omit<UpscaleVideoInput, 'video'>, VideoOutput> = { local: upscaleVideoLocally, fal: upscaleVideoOnFal };
+const hooks: ProviderHooks<VideoUpscaleHookInput, VideoOutput> = { local: upscaleVideoLocally, fal: upscaleVideoOnFal };
 
 /** POST /functions/v1/fal-video-upscaler: raise a video's resolution. */
 export const videoUpscalerTool = defineTool({
@@ -15,7 +16,7 @@ export const videoUpscalerTool = defineTool({
   result: videoUpscalerResult,
   response: videoUpscalerResponse,
   source: (input) => input.video_url,
-  supports: canRun,
+  supports: (provider) => canRun(hooks, provider),
   async run(provider, input, video, ctx) {
     const out = await runHook(hooks, videoUpscalerInfo, provider, { scale: input.scale }, video, ctx);
     // A provider that does not say: requirements §7's default length.

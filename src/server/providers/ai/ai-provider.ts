@@ -1,9 +1,7 @@
-import type { RestoreFindings } from '../../../shared/tool-results.js';
-
 /**
- * What a tool run asks of an AI provider. Media goes in and comes out as
- * local files (the job runner downloads inputs from our storage and stores
- * the outputs), so providers never touch storage or the database.
+ * What a tool run hands an AI provider and gets back. Media goes in and comes
+ * out as local files (the job runner downloads inputs from our storage and
+ * stores the outputs), so providers never touch storage or the database.
  */
 import type { EditInterpretation } from '../../../shared/edit-language/interpret.js';
 
@@ -46,84 +44,15 @@ export interface VideoOutput extends MediaOutput {
   durationSeconds: number;
 }
 
-export interface UpscaleImageInput {
-  image: LocalMedia;
-  /** 2..8 */
-  scale: number;
-}
-
-export interface RestoreImageInput {
-  image: LocalMedia;
-  /** 1..4 step 0.5 */
-  upscaling: number;
-  backbone: 'edsr' | 'rdn';
-  seed?: number;
-}
-
-export interface RestoreImageOutput extends MediaOutput {
-  /** What the provider found wrong with the photo and repaired (providers that cannot tell leave it out). */
-  findings?: RestoreFindings;
-}
-
-export interface EditImageInput {
-  image: LocalMedia;
-  prompt: string;
-  enableSafetyChecker: boolean;
-}
-
-export interface EditImageOutput extends MediaOutput {
-  /** What the provider understood / used of the prompt. */
-  promptUsed: string;
-}
-
-export interface LoraEntry {
-  path: string;
-  weight_name?: string;
-  scale: number;
-  transformer: 'high' | 'low' | 'both';
-}
-
-export interface ImageToVideoInput {
-  image: LocalMedia;
-  prompt: string;
-  numFrames: number;
-  framesPerSecond: number;
-  resolution: '480p' | '580p' | '720p';
-  aspectRatio: 'auto' | '16:9' | '9:16' | '1:1';
-  numInferenceSteps: number;
-  enableSafetyChecker: boolean;
-  enablePromptExpansion: boolean;
-  acceleration: 'none' | 'regular';
-  interpolatorModel: 'none' | 'film';
-  numInterpolatedFrames: number;
-  adjustFpsForInterpolation: boolean;
-  guidanceScale: number;
-  guidanceScale2: number;
-  shift: number;
-  negativePrompt?: string;
-  loras: LoraEntry[];
-  seed?: number;
-}
-
-export interface ImageToVideoOutput extends VideoOutput {
-  promptUsed: string;
-}
-
-export interface UpscaleVideoInput {
-  video: LocalMedia;
-  /** 1.5..4 step 0.5 */
-  scale: number;
-}
-
+/**
+ * A provider is a name and the runtime the tools' hooks run on
+ * (providers/ai/hooks.ts): the local runtime for 'local', the fal runtime for
+ * 'fal', or a runtime that answers any tool (the test fake). What a tool asks
+ * of it is the tool's own (src/tools/<endpoint>/local.ts, fal.ts).
+ */
 export interface AiProvider {
   readonly name: string;
-  /** What the tools' hooks run on (providers/ai/hooks.ts): a provider named 'local' or 'fal' carries that runtime. */
-  readonly runtime?: unknown;
-  upscaleImage(input: UpscaleImageInput, ctx: RunContext): Promise<MediaOutput>;
-  restoreImage(input: RestoreImageInput, ctx: RunContext): Promise<RestoreImageOutput>;
-  editImage(input: EditImageInput, ctx: RunContext): Promise<EditImageOutput>;
-  imageToVideo(input: ImageToVideoInput, ctx: RunContext): Promise<ImageToVideoOutput>;
-  upscaleVideo(input: UpscaleVideoInput, ctx: RunContext): Promise<VideoOutput>;
+  readonly runtime: unknown;
   /** How this provider reads an edit request before any charge (the local editor; a cloud editor takes it as written). */
   interpretEdit?(prompt: string): EditInterpretation;
   close?(): Promise<void>;

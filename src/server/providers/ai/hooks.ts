@@ -14,10 +14,18 @@ export interface ProviderRuntimes {
   fal: FalRuntime;
 }
 
+export type ProviderName = keyof ProviderRuntimes;
+
 export type ProviderHook<R, I, O> = (runtime: R, input: I, media: LocalMedia, ctx: RunContext) => Promise<O>;
 
-/** A tool's work on every provider: I what the tool asks (besides the media), O what the hook returns. */
-export type ProviderHooks<I, O extends MediaOutput> = { [K in keyof ProviderRuntimes]: ProviderHook<ProviderRuntimes[K], I, O> };
+/**
+ * A tool's work per provider: I what the tool asks (besides the media), O what the hook returns.
+ * A provider the tool has no hook for cannot run it (the start refuses that assignment).
+ */
+export type ProviderHooks<I, O extends MediaOutput> = { [K in ProviderName]?: ProviderHook<ProviderRuntimes[K], I, O> };
+
+/** A hook bound to the runtime it runs on. Fields a tool's hooks add are optional: a runtime that answers any tool has none. */
+export type BoundHook<I, O extends MediaOutput> = (input: I, media: LocalMedia, ctx: RunContext) => Promise<MediaOutput & Partial<O>>;
 
 /**
  * A runtime that answers any tool from its info alone (its output kind), with
@@ -31,20 +39,18 @@ export interface AnyToolRuntime {
 const isAnyTool = (runtime: unknown): runtime is AnyToolRuntime =>
   !!runtime && typeof (runtime as Partial<AnyToolRuntime>).answer === 'function';
 
-/** A provider's runtime, when that provider is the one named (a provider named 'local' carries the local runtime). */
-function runtimeOf<K extends keyof ProviderRuntimes>(provider: AiProvider, name: K): ProviderRuntimes[K] | null {
-  return provider.name === name && provider.runtime ? (provider.runtime as ProviderRuntimes[K]) : null;
+const isProviderName = (name: string): name is ProviderName => name === 'local' || name === 'fal';
+
+/** The hook a provider runs a tool with, bound to its runtime: the hook of its name, or its any-tool answer; null when it has none. */
+export function hookFor<I, O extends MediaOutput>(hooks: ProviderHooks<I, O>, info: ToolInfo<string>, provider: AiProvider): BoundHook<I, O> | null {
+  const runtime = provider.runtime;
+  if (isAnyTool(runtime)) return (input, media, ctx) => runtime.answer(info, input, media, ctx) as Promise<MediaOutput & Partial<O>>;
+  if (!isProviderName(provider.name)) return null;
+  const hook = hooks[provider.name] as ProviderHook<unknown, I, O> | undefined;
+  return hook ? (input, media, ctx) => hook(runtime, input, media, ctx) : null;
 }
 
-/** Whether a provider can run a tool with these hooks. */
-export function canRun(provider: AiProvider): boolean {
-  return !!runtimeOf(provider, 'local') || !!runtimeOf(provider, 'fal') || isAnyTool(provider.runtime);
-}
-
-/**
- * Runs the hook of the provider's name on its runtime. Fields a tool's hooks
- * add to the output are optional here: a runtime that answers any tool has none.
- */
+/** Runs the tool's hook for this provider; a provider with none was refused at start. */
 export function runHook<I, O extends MediaOutput>(
   hooks: ProviderHooks<I, O>,
   info: ToolInfo<string>,
@@ -53,10 +59,12 @@ export function runHook<I, O extends MediaOutput>(
   media: LocalMedia,
   ctx: RunContext,
 ): Promise<MediaOutput & Partial<O>> {
-  const local = runtimeOf(provider, 'local');
-  if (local) return hooks.local(local, input, media, ctx);
-  const fal = runtimeOf(provider, 'fal');
-  if (fal) return hooks.fal(fal, input, media, ctx);
-  if (isAnyTool(provider.runtime)) return provider.runtime.answer(info, input, media, ctx) as Promise<MediaOutput & Partial<O>>;
-  throw new Error(`${info.endpoint}: provider '${provider.name}' has no hook for it`);
+  const hook = hookFor(hooks, info, provider);
+  if (!hook) throw new Error(`${info.endpoint}: provider '${provider.name}' has no hook for it`);
+  return hook(input, media, ctx);
+}
+
+/** Whether a provider can run a tool with these hooks: it has the hook of its name, or answers any tool. */
+export function canRun<I, O extends MediaOutput>(hooks: ProviderHooks<I, O>, provider: AiProvider): boolean {
+  return isAnyTool(provider.runtime) || (isProviderName(provider.name) && !!hooks[provider.name]);
 }

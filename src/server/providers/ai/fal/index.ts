@@ -1,3 +1,1 @@
-export { createFalAiProvider, type FalAiProviderOptions,  } from './fal-provider.js';
-;
-;
+export { createFalAiProvider } from './fal-provider.js';

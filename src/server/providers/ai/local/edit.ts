@@ -7,7 +7,8 @@
  */
 import sharp from 'sharp';
 import { join } from 'node:path';
-import type { EditImageInput, EditImageOutput, RunContext } from '../ai-provider.js';
+import type { LocalMedia, RunContext } from '../ai-provider.js';
+import type { EditHookInput, EditHookOutput } from '../../../../tools/fal-image-editor/hook.js';
 import { ProviderError } from '../ai-provider.js';
 import type { EditOp, Position } from '../../../../shared/edit-commands.js';
 import { interpretEdit } from '../../../../shared/edit-language/interpret.js';
@@ -206,7 +207,7 @@ async function applyOp(img: Rgba, op: EditOp): Promise<Rgba> {
 /** Steps that move pixels: the masks made before them no longer fit. */
 const GEOMETRIC = new Set(['resize', 'rotate', 'flip', 'crop', 'border']);
 
-export async function editImage(input: EditImageInput, ctx: RunContext): Promise<EditImageOutput> {
+export async function editImage(input: EditHookInput & { image: LocalMedia }, ctx: RunContext): Promise<EditHookOutput> {
   const reading = interpretEdit(input.prompt);
   if (reading.status !== 'ready') throw new ProviderError(reading.message ?? 'The edit could not be understood.');
   const steps = reading.steps;

@@ -23,7 +23,8 @@
  */
 import { copyFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import type { RestoreImageInput, RestoreImageOutput, RunContext } from '../ai-provider.js';
+import type { LocalMedia, RunContext } from '../ai-provider.js';
+import type { RestoreHookInput, RestoreHookOutput } from '../../../../tools/fal-image-restore/hook.js';
 import { ProviderError } from '../ai-provider.js';
 import { estimateNoiseSigma } from './denoise-core.mjs';
 import { decodeImage, encodeImage, imageSize, outputTypeFor, resizeAlpha } from './image-io.js';
@@ -135,7 +136,7 @@ export interface RestoreDeps {
   backProjection?: number;
 }
 
-export async function restoreImage(input: RestoreImageInput, ctx: RunContext, deps: RestoreDeps): Promise<RestoreImageOutput> {
+export async function restoreImage(input: RestoreHookInput & { image: LocalMedia }, ctx: RunContext, deps: RestoreDeps): Promise<RestoreHookOutput> {
   const up = input.upscaling;
   if (!(up >= 1 && up <= 4) || Math.round(up * 2) !== up * 2) throw new ProviderError('Upscaling must be 1 to 4 in steps of 0.5.');
   if (input.backbone !== 'edsr' && input.backbone !== 'rdn') throw new ProviderError("Backbone must be 'edsr' or 'rdn'.");

@@ -1,5 +1,6 @@
 /** Image upscaler: tiled ESRGAN on the worker pool (ONNX Runtime by default) + back-projection onto the input, any integer scale 2..8. */
-import type { MediaOutput, RunContext, UpscaleImageInput } from '../ai-provider.js';
+import type { LocalMedia, MediaOutput, RunContext } from '../ai-provider.js';
+import type { UpscaleHookInput } from '../../../../tools/fal-upscaler/hook.js';
 import { ProviderError } from '../ai-provider.js';
 import { BACK_PROJECTION_ITERATIONS, backProject } from './backproject.js';
 import { decodeImage, encodeImage, imageSize, outputTypeFor, resizeAlpha, resizeRgb } from './image-io.js';
@@ -153,7 +154,7 @@ export interface UpscaleDeps {
   ensemble?: boolean;
 }
 
-export async function upscaleImage(input: UpscaleImageInput, ctx: RunContext, deps: UpscaleDeps): Promise<MediaOutput> {
+export async function upscaleImage(input: UpscaleHookInput & { image: LocalMedia }, ctx: RunContext, deps: UpscaleDeps): Promise<MediaOutput> {
   const scale = input.scale;
   if (!Number.isInteger(scale) || scale < 2 || scale > 8) throw new ProviderError('Scale must be a whole number from 2 to 8.');
   throwIfAborted(ctx.signal);

@@ -10,7 +10,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import sharp, { type Metadata } from 'sharp';
-import type { ImageToVideoInput, ImageToVideoOutput, RunContext, UpscaleVideoInput, VideoOutput } from '../ai-provider.js';
+import type { LocalMedia, RunContext, VideoOutput } from '../ai-provider.js';
+import type { AnimateHookInput, AnimateHookOutput } from '../../../../tools/fal-image-to-video/hook.js';
+import type { VideoUpscaleHookInput } from '../../../../tools/fal-video-upscaler/hook.js';
 import { ProviderError } from '../ai-provider.js';
 import { ffmpegPath, probeMedia, runProcess } from './ffmpeg.js';
 import { LIMIT_INPUT_PIXELS } from './image-io.js';
@@ -166,7 +168,7 @@ function x264Args(): string[] {
 
 export const MAX_I2V_FRAMES = 241;
 
-export async function imageToVideo(input: ImageToVideoInput, ctx: RunContext): Promise<ImageToVideoOutput> {
+export async function imageToVideo(input: AnimateHookInput & { image: LocalMedia }, ctx: RunContext): Promise<AnimateHookOutput> {
   const n = Math.round(input.numFrames);
   const fps = Math.round(input.framesPerSecond);
   if (!(n >= 2 && n <= MAX_I2V_FRAMES)) throw new ProviderError(`Frames must be 2 to ${MAX_I2V_FRAMES}.`);
@@ -308,7 +310,7 @@ export function planVideoUpscale(
   return { path: 'lanczos', estimate: frames * outMp * 0.02 };
 }
 
-export async function upscaleVideo(input: UpscaleVideoInput, ctx: RunContext, deps: UpscaleVideoDeps): Promise<VideoOutput> {
+export async function upscaleVideo(input: VideoUpscaleHookInput & { video: LocalMedia }, ctx: RunContext, deps: UpscaleVideoDeps): Promise<VideoOutput> {
   const scale = input.scale;
   if (!(scale >= 1.5 && scale <= 4) || Math.round(scale * 2) !== scale * 2) throw new ProviderError('Scale must be 1.5 to 4 in steps of 0.5.');
   const info = await probeMedia(input.video.path, ctx.signal);
