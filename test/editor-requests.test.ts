@@ -10,6 +10,11 @@ import { createFakeAiProvider } from './helpers/fake-ai.js';
 import { createMemoryMedia } from './helpers/memory-media.js';
 import { INTERPRETATIONS_PER_MINUTE } from '../src/server/features/tools/interpret.routes.js';
 import { editInterpretation } from '../src/shared/edit-language/interpretation.schema.js';
+import type { AiProvider } from '../src/server/providers/ai/ai-provider.js';
+import { createFalAiProvider } from '../src/server/providers/ai/fal/index.js';
+import { createLocalAiProvider } from '../src/server/providers/ai/local/index.js';
+import { BUILT_IN_TOOLS } from '../src/server/tools/index.js';
+import { ToolRegistry } from '../src/server/tools/registry.js';
 
 const IMAGE = 'https://x.test/photo.png';
 
@@ -80,9 +85,8 @@ describe('with the local editor', () => {
   });
 });
 
-describe('with a cloud editor (no local reading)', () => {
-  const cloud = createFakeAiProvider({ delayMs: 10 });
-  delete (cloud as { interpretEdit?: unknown }).interpretEdit;
+describe('with a cloud editor (its reading takes the words as written)', () => {
+  const cloud = createFakeAiProvider({ delayMs: 10, readsLike: 'fal' });
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({}, { provider: cloud, media: createMemoryMedia() });
@@ -96,5 +100,23 @@ describe('with a cloud editor (no local reading)', () => {
     const res = await t.app.inject({ method: 'POST', url: '/functions/v1/fal-image-editor', headers: user.headers, payload: { image_url: IMAGE, prompt: 'add fireworks over the lake' } });
     expect(res.statusCode).toBe(200);
     expect(res.json().prompt_used).toBe('add fireworks over the lake');
+  });
+});
+
+describe("each provider reads a request as its editor does (the editor folder's readings)", () => {
+  const editor = new ToolRegistry(BUILT_IN_TOOLS).get('fal-image-editor');
+  const read = (provider: AiProvider, prompt: string) => editInterpretation.parse(editor.interpretation!.run(provider, { prompt }));
+
+  it('local: its own reading, which refuses what needs a generative model; fal: the words as written', async () => {
+    const local = createLocalAiProvider({ threads: 1 });
+    try {
+      expect(read(local, 'add fireworks').status).toBe('needs_generative');
+      expect(read(local, 'make it brighter').status).toBe('ready');
+    } finally {
+      await local.close();
+    }
+    const fal = createFalAiProvider({ apiKey: 'test-only' });
+    expect(read(fal, 'add fireworks')).toMatchObject({ status: 'cloud', message: null });
+    expect(editor.refuse(fal, { image_url: IMAGE, prompt: 'add fireworks' })).toBeNull();
   });
 });

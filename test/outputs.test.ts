@@ -3,7 +3,6 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import type { AiProvider, LocalMedia, MediaOutput, RunContext } from '../src/server/providers/ai/ai-provider.js';
-import { interpretEdit } from '../src/shared/edit-language/interpret.js';
 import type { AnyToolRuntime } from '../src/server/providers/ai/hooks.js';
 import { outputMessages, scaleFor, targetOf } from '../src/shared/output.js';
 import { RANGES } from '../src/shared/tools.js';
@@ -52,8 +51,8 @@ const provider: AiProvider = {
       if (info.endpoint === 'fal-image-editor') return edited(image, ctx);
       throw new Error(`${info.endpoint} is not in this test`);
     },
+    readsLike: 'local',
   } satisfies AnyToolRuntime,
-  interpretEdit,
 };
 
 let t: TestApp;

@@ -35,6 +35,7 @@ const pct = (xs: number[], p: number) => {
 function providerWith(bigResult: () => string | null): AiProvider {
   const fake = createFakeAiProvider({ delayMs: 0 });
   const runtime: AnyToolRuntime = {
+    ...fake.runtime,
     async answer(info, input, media, ctx) {
       const big = bigResult();
       if (!big || info.endpoint !== 'fal-upscaler') return fake.runtime.answer(info, input, media, ctx);

@@ -7,8 +7,7 @@ import { ffmpegPath } from '../../src/server/providers/ai/local/ffmpeg.js';
 const execFileAsync = promisify(execFile);
 import type { AiProvider, LocalMedia, MediaOutput, RunContext } from '../../src/server/providers/ai/ai-provider.js';
 import { ProviderError } from '../../src/server/providers/ai/ai-provider.js';
-import { interpretEdit } from '../../src/shared/edit-language/interpret.js';
-import type { AnyToolRuntime } from '../../src/server/providers/ai/hooks.js';
+import type { AnyToolRuntime, ProviderName } from '../../src/server/providers/ai/hooks.js';
 
 export interface FakeBehaviour {
   /** Milliseconds a run takes (progress is reported along the way). */
@@ -19,6 +18,8 @@ export interface FakeBehaviour {
   flakyAttempts?: number;
   /** Fail (for good) a run whose input image this says no to, with the message it returns. */
   failIf?: (image: LocalMedia) => Promise<string | null>;
+  /** Whose readings it takes (how the editor reads a request before any charge): the local editor's by default, so refusals are the product's own. */
+  readsLike?: ProviderName;
 }
 
 /** A real one-second 32x32 H.264 clip. */
@@ -53,14 +54,13 @@ export function createFakeAiProvider(behaviour: FakeBehaviour = {}) {
   // Any registered tool, from its output kind: a tiny PNG or a one-second clip, named after the tool.
   const runtime: AnyToolRuntime = {
     answer: (info, _input, media, ctx) => work(info.endpoint, ctx, info.output === 'video' ? 'mp4' : 'png', info.input === 'image' ? media : undefined),
+    readsLike: behaviour.readsLike ?? 'local',
   };
   const provider: AiProvider & { runtime: AnyToolRuntime; calls: string[]; behaviour: FakeBehaviour } = {
     name: 'fake',
     runtime,
     calls,
     behaviour,
-    // The local editor's real reading (pure): refusals in these tests are the product's own.
-    interpretEdit,
   };
   return provider;
 }

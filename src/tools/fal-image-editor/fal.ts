@@ -1,6 +1,7 @@
 import type { FalRuntime } from '../../server/providers/ai/fal/runtime.js';
 import { FalProviderError } from '../../server/providers/ai/fal/errors.js';
 import { readFirstImage, type FalRequest } from '../../server/providers/ai/fal/endpoints.js';
+import { cloudInterpretation, type EditInterpretation } from '../../shared/edit-language/interpret.js';
 import type { LocalMedia, RunContext } from '../../server/providers/ai/ai-provider.js';
 import type { EditHookInput, EditHookOutput } from './hook.js';
 
@@ -39,3 +40,6 @@ export async function editOnFal(runtime: FalRuntime, input: EditHookInput, image
   );
   return { ...out, promptUsed: input.prompt };
 }
+
+/** The cloud editor takes a request as written: nothing is refused for its words before the run. */
+export const readEditOnFal: (prompt: string) => EditInterpretation = cloudInterpretation;

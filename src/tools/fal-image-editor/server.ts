@@ -1,21 +1,20 @@
 import { editorInfo } from './info.js';
 import { editorBody, editorResponse, editorResult } from './schemas.js';
-import { cloudInterpretation } from '../../shared/edit-language/interpret.js';
+import type { EditInterpretation } from '../../shared/edit-language/interpret.js';
 import { editInterpretRequest, editInterpretation } from '../../shared/edit-language/interpretation.schema.js';
 import type { AiProvider } from '../../server/providers/ai/ai-provider.js';
 import { defineInterpretation, defineTool } from '../../server/tools/tool-definition.js';
 import { finishImageOutput } from '../../server/media/output.js';
-import { canRun, runHook, type ProviderHooks } from '../../server/providers/ai/hooks.js';
+import { canRun, readFor, runHook, type ProviderHooks, type ProviderReadings } from '../../server/providers/ai/hooks.js';
 import type { EditHookInput, EditHookOutput } from './hook.js';
-import { editLocally } from './local.js';
-import { editOnFal } from './fal.js';
+import { editLocally, readEditLocally } from './local.js';
+import { editOnFal, readEditOnFal } from './fal.js';
 
 const hooks: ProviderHooks<EditHookInput, EditHookOutput> = { local: editLocally, fal: editOnFal };
 
-// --- plain-language reading (issue 21): begin ---
-/** How the editor's provider reads a request: the local editor's own reading, or the cloud editor's 'as written'. */
-const readEdit = (provider: AiProvider, prompt: string) => provider.interpretEdit?.(prompt) ?? cloudInterpretation(prompt);
-// --- plain-language reading: end ---
+/** How the editor's provider reads a request before any charge: the local editor's own reading, or the cloud editor's 'as written'. */
+const readings: ProviderReadings<string, EditInterpretation> = { local: readEditLocally, fal: readEditOnFal };
+const readEdit = (provider: AiProvider, prompt: string) => readFor(readings, provider, prompt);
 
 /** POST /functions/v1/fal-image-editor: edit an image from a description. */
 export const imageEditorTool = defineTool({

@@ -3,8 +3,6 @@
  * out as local files (the job runner downloads inputs from our storage and
  * stores the outputs), so providers never touch storage or the database.
  */
-import type { EditInterpretation } from '../../../shared/edit-language/interpret.js';
-
 export interface LocalMedia {
   /** Absolute path of a file on local disk. */
   path: string;
@@ -53,8 +51,6 @@ export interface VideoOutput extends MediaOutput {
 export interface AiProvider {
   readonly name: string;
   readonly runtime: unknown;
-  /** How this provider reads an edit request before any charge (the local editor; a cloud editor takes it as written). */
-  interpretEdit?(prompt: string): EditInterpretation;
   close?(): Promise<void>;
 }
 

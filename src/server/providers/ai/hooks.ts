@@ -30,10 +30,13 @@ export type BoundHook<I, O extends MediaOutput> = (input: I, media: LocalMedia, 
 /**
  * A runtime that answers any tool from its info alone (its output kind), with
  * no per-tool hook: what it returns carries none of a tool's own fields, so a
- * tool reading a hook's output fills those from the request.
+ * tool reading a hook's output fills those from the request. A tool's
+ * readings (work that needs no runtime, such as how a request is read before
+ * any charge) are those of the provider it reads like.
  */
 export interface AnyToolRuntime {
   answer(info: ToolInfo<string>, input: unknown, media: LocalMedia, ctx: RunContext): Promise<MediaOutput & { durationSeconds?: number }>;
+  readonly readsLike: ProviderName;
 }
 
 const isAnyTool = (runtime: unknown): runtime is AnyToolRuntime =>
@@ -67,4 +70,14 @@ export function runHook<I, O extends MediaOutput>(
 /** Whether a provider can run a tool with these hooks: it has the hook of its name, or answers any tool. */
 export function canRun<I, O extends MediaOutput>(hooks: ProviderHooks<I, O>, provider: AiProvider): boolean {
   return isAnyTool(provider.runtime) || (isProviderName(provider.name) && !!hooks[provider.name]);
+}
+
+/** A tool's work per provider that needs no runtime: how each provider reads a request before any charge. */
+export type ProviderReadings<I, O> = { [K in ProviderName]: (input: I) => O };
+
+/** The reading of the provider's name, or of the provider an any-tool runtime reads like. */
+export function readFor<I, O>(readings: ProviderReadings<I, O>, provider: AiProvider, input: I): O {
+  const name = isAnyTool(provider.runtime) ? provider.runtime.readsLike : provider.name;
+  if (!isProviderName(name)) throw new Error(`provider '${provider.name}' has no reading`);
+  return readings[name](input);
 }

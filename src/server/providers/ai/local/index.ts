@@ -21,7 +21,6 @@
  * - the video upscaler: per-frame ESRGAN for short clips, lanczos otherwise.
  */
 import type { AiProvider } from '../ai-provider.js';
-import { interpretEdit } from '../../../../shared/edit-language/interpret.js';
 import { createLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from './runtime.js';
 
 export { parseEditCommands, validateEditPrompt } from '../../../../shared/edit-commands.js';
@@ -38,5 +37,5 @@ export interface LocalAiProvider extends AiProvider {
 
 export function createLocalAiProvider(opts: LocalAiProviderOptions = {}): LocalAiProvider {
   const runtime = createLocalRuntime(opts);
-  return { name: 'local', runtime, interpretEdit, close: () => runtime.close() };
+  return { name: 'local', runtime, close: () => runtime.close() };
 }
