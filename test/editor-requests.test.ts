@@ -61,7 +61,7 @@ describe('with the local editor', () => {
     expect(await balance(user.id)).toBe(25);
     expect(await jobs(user.id)).toHaveLength(0);
     expect(await ledger(user.id)).toHaveLength(ledgerBefore);
-    expect(provider.calls.filter((c) => c === 'fal-image-editor')).toHaveLength(0);
+    expect(provider.calls.filter((c) => c.tool === 'fal-image-editor')).toHaveLength(0);
   });
 
   it('needs a signed-in user, caps the prompt and refuses what is not a string', async () => {

@@ -2,20 +2,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, uploadPicture, type TestApp } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 import { toyTool } from './helpers/toy-tool/server.js';
-import { toyInverter } from './helpers/toy-tool/hooks.js';
 import { BUILT_IN_TOOLS } from '../src/server/tools/index.js';
 import { ToolRegistry } from '../src/server/tools/registry.js';
 import { parseConfig } from '../src/server/config.js';
+import { createFalAiProvider } from '../src/server/providers/ai/fal/index.js';
+import { createLocalAiProvider } from '../src/server/providers/ai/local/index.js';
+import sharp from 'sharp';
+import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
 
 /**
  * A sixth tool from its folder (test/helpers/toy-tool) plus one entry in the app's tool list: it
  * must show up in the routes, the time estimate, the provider info, the API document, the price
- * list, the worker and batches, with nothing else written for it.
+ * list, the worker and batches, with nothing else written for it. The test's provider is the fake
+ * that answers any tool from its info, as it answers the built-in ones: nothing is added to it.
  */
-const toy = toyInverter();
-const provider = Object.assign(createFakeAiProvider(), toy.hook);
+const provider = createFakeAiProvider();
+const toyCalls = () => provider.calls.filter((c) => c.tool === 'toy-invert').map((c) => c.input);
 let t: TestApp;
 
 beforeAll(async () => {
@@ -37,12 +41,12 @@ describe('a sixth tool from its folder', () => {
     const res = await t.app.inject({ method: 'POST', url: '/functions/v1/toy-invert', headers: user.headers, payload: { image_url: image, strength: 0.5 } });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ energy_used: 3, model: 'toy-negate', strength: 0.5 });
+    expect(body).toMatchObject({ energy_used: 3, model: 'fake-toy-invert', strength: 0.5 });
     expect(body.inverted_url).toEqual(expect.any(String));
-    expect(toy.calls).toContainEqual({ strength: 0.5 });
+    expect(toyCalls()).toContainEqual({ strength: 0.5 });
     expect(await balance(user.id)).toBe(7);
     const [job] = await t.db.query<{ tool: string; status: string; result: Record<string, unknown> }>('SELECT tool, status, result FROM tool_jobs WHERE id = $1', [body.job_id]);
-    expect(job).toMatchObject({ tool: 'toy-invert', status: 'succeeded', result: { strength: 0.5, model: 'toy-negate' } });
+    expect(job).toMatchObject({ tool: 'toy-invert', status: 'succeeded', result: { strength: 0.5, model: 'fake-toy-invert' } });
   });
 
   it('validates with its own schema before any charge', async () => {
@@ -98,13 +102,13 @@ describe('a sixth tool from its folder', () => {
   it('a provider result the result schema refuses fails the run, refunded, and nothing is recorded as a success', async () => {
     const user = await registerUser(t, { energy: 10 });
     const image = await uploadPicture(t, user, 'dog.png');
-    toy.state.answerBadly = true;
+    provider.behaviour.modelOutsideSchema = true;
     try {
       const res = await t.app.inject({ method: 'POST', url: '/functions/v1/toy-invert', headers: user.headers, payload: { image_url: image } });
       expect(res.statusCode).toBe(422);
       expect(res.json()).toMatchObject({ error: 'Failed to invert image', code: 'tool_failed', refunded: true, energy_refunded: 3 });
     } finally {
-      toy.state.answerBadly = false;
+      provider.behaviour.modelOutsideSchema = false;
     }
     expect(await balance(user.id)).toBe(10);
   });
@@ -117,7 +121,7 @@ describe('a sixth tool from its folder', () => {
     const { job_id } = res.json();
     await expect.poll(async () => (await t.app.inject({ url: `/api/jobs/${job_id}`, headers: user.headers })).json().status, { timeout: 10_000, interval: 25 }).toBe('succeeded');
     // The default the schema filled in reached the provider.
-    expect(toy.calls.at(-1)).toEqual({ strength: 1 });
+    expect(toyCalls().at(-1)).toEqual({ strength: 1 });
   });
 
   it('runs in a batch: estimated, charged per image and run for each', async () => {
@@ -134,7 +138,7 @@ describe('a sixth tool from its folder', () => {
     const done = (await t.app.inject({ url: `/api/batches/${id}`, headers: user.headers })).json();
     expect(done).toMatchObject({ tool: 'toy-invert', counts: { succeeded: 2 }, energy_charged: 6 });
     expect(await balance(user.id)).toBe(14);
-    expect(toy.calls.filter((c) => c.strength === 0.25)).toHaveLength(2);
+    expect(toyCalls().filter((c) => (c as { strength: number }).strength === 0.25)).toHaveLength(2);
   });
 
   it('a target size is checked against the limit its own info declares, alone and in a batch, before any charge', async () => {
@@ -168,8 +172,8 @@ describe('the toy is its folder plus one line', () => {
   const sources = (dir: string): string[] =>
     fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(path.join(dir, e.name)) : /\.(ts|tsx|mjs)$/.test(e.name) ? [path.join(dir, e.name)] : []));
 
-  it('its folder holds its info, schemas, server half, provider hooks and web half, like a built-in tool folder', () => {
-    expect(fs.readdirSync(folder).sort()).toEqual(['form.ts', 'hooks.ts', 'info.ts', 'schemas.ts', 'server.ts', 'web.ts']);
+  it('its folder holds its info, schemas, server half, local hook and web half, like a built-in tool folder', () => {
+    expect(fs.readdirSync(folder).sort()).toEqual(['form.ts', 'info.ts', 'local.ts', 'schemas.ts', 'server.ts', 'web.ts']);
     for (const builtIn of fs.readdirSync(path.join(root, 'src/tools'), { withFileTypes: true }).filter((e) => e.isDirectory())) {
       expect(fs.readdirSync(path.join(root, 'src/tools', builtIn.name))).toEqual(expect.arrayContaining(['info.ts', 'schemas.ts', 'server.ts']));
     }
@@ -180,14 +184,34 @@ describe('the toy is its folder plus one line', () => {
     const outside = [...sources(path.join(root, 'src')), ...sources(path.join(root, 'test/helpers')).filter((f) => !f.startsWith(folder + path.sep))].filter(
       (f) => !/\.test\.tsx?$/.test(f),
     );
-    const naming = outside.filter((f) => /toy-invert|toyTool|toyInfo|invertImage/.test(fs.readFileSync(f, 'utf8')));
+    const naming = outside.filter((f) => /toy-invert|toyTool|toyInfo|invertLocally/.test(fs.readFileSync(f, 'utf8')));
     expect(naming.map((f) => path.relative(root, f))).toEqual([]);
   });
 });
 
+describe('its local hook', () => {
+  it('is what the local provider runs: the picture comes back as its negative', async () => {
+    const local = createLocalAiProvider({ threads: 1 });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toy-invert-'));
+    try {
+      const media = { path: path.join(dir, 'in.png'), contentType: 'image/png' };
+      await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: 10, g: 200, b: 60 } } }).png().toFile(media.path);
+      const source = async () => ({ media, originalUrl: 'in.png', itemId: null });
+      const run = await toyTool.execute(local, { image_url: 'in.png' }, source, { signal: new AbortController().signal, onProgress: () => {}, workDir: dir });
+      expect(run.result).toMatchObject({ model: 'toy-negate (local)', strength: 1 });
+      const pixels = await sharp(run.output.path).raw().toBuffer();
+      expect([...pixels.subarray(0, 3)]).toEqual([245, 55, 195]);
+    } finally {
+      await local.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the app refuses to start with a tool it cannot run', () => {
-  it('no provider can run it', async () => {
-    await expect(createTestApp({}, { provider: createFakeAiProvider(), tools: [...BUILT_IN_TOOLS, toyTool] })).rejects.toThrow(/toy-invert: provider 'fake' cannot run it/);
+  it('no provider can run it: the toy has a local hook only, and every tool here is given to fal', async () => {
+    const fal = createFalAiProvider({ apiKey: 'test-only' });
+    await expect(createTestApp({}, { provider: fal, tools: [...BUILT_IN_TOOLS, toyTool] })).rejects.toThrow(/Tools not ready:\n {2}toy-invert: provider 'fal' cannot run it$/);
     // Starts its own app (an embedded database boot), as a beforeAll does: the same room as a hook.
   }, 60_000);
 

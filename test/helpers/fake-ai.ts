@@ -18,8 +18,16 @@ export interface FakeBehaviour {
   flakyAttempts?: number;
   /** Fail (for good) a run whose input image this says no to, with the message it returns. */
   failIf?: (image: LocalMedia) => Promise<string | null>;
+  /** Answer a model that is no string: outside every tool's result schema. */
+  modelOutsideSchema?: boolean;
   /** Whose readings it takes (how the editor reads a request before any charge): the local editor's by default, so refusals are the product's own. */
   readsLike?: ProviderName;
+}
+
+/** A tool the fake was asked to run, with what the tool asked of it. */
+export interface FakeCall {
+  tool: string;
+  input: unknown;
 }
 
 /** A real one-second 32x32 H.264 clip. */
@@ -30,15 +38,14 @@ async function tinyVideo(file: string): Promise<void> {
 /** Tests only: a deterministic provider that writes tiny files and reports progress. */
 export function createFakeAiProvider(behaviour: FakeBehaviour = {}) {
   let attempts = 0;
-  const calls: string[] = [];
-  async function work(kind: string, ctx: RunContext, ext: string, image?: LocalMedia): Promise<MediaOutput> {
-    calls.push(kind);
+  const calls: FakeCall[] = [];
+  async function work(tool: string, ctx: RunContext, ext: string, image?: LocalMedia): Promise<MediaOutput> {
     attempts += 1;
     const steps = 4;
     for (let i = 1; i <= steps; i++) {
       if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('aborted');
       await new Promise((r) => setTimeout(r, (behaviour.delayMs ?? 0) / steps));
-      ctx.onProgress({ stage: `${kind} step ${i}`, fraction: i / steps });
+      ctx.onProgress({ stage: `${tool} step ${i}`, fraction: i / steps });
     }
     if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('aborted');
     if (behaviour.failWith) throw new ProviderError(behaviour.failWith);
@@ -49,14 +56,18 @@ export function createFakeAiProvider(behaviour: FakeBehaviour = {}) {
     // A real (tiny) PNG, so the real library accepts it; videos stay placeholder bytes.
     if (ext === 'png') await sharp({ create: { width: 8, height: 6, channels: 3, background: { r: 40, g: 90, b: 200 } } }).png().toFile(file);
     else await tinyVideo(file);
-    return { path: file, contentType: ext === 'mp4' ? 'video/mp4' : 'image/png', model: `fake-${kind}` };
+    const model = behaviour.modelOutsideSchema ? (42 as unknown as string) : `fake-${tool}`;
+    return { path: file, contentType: ext === 'mp4' ? 'video/mp4' : 'image/png', model };
   }
   // Any registered tool, from its output kind: a tiny PNG or a one-second clip, named after the tool.
   const runtime: AnyToolRuntime = {
-    answer: (info, _input, media, ctx) => work(info.endpoint, ctx, info.output === 'video' ? 'mp4' : 'png', info.input === 'image' ? media : undefined),
+    answer: (info, input, media, ctx) => {
+      calls.push({ tool: info.endpoint, input });
+      return work(info.endpoint, ctx, info.output === 'video' ? 'mp4' : 'png', info.input === 'image' ? media : undefined);
+    },
     readsLike: behaviour.readsLike ?? 'local',
   };
-  const provider: AiProvider & { runtime: AnyToolRuntime; calls: string[]; behaviour: FakeBehaviour } = {
+  const provider: AiProvider & { runtime: AnyToolRuntime; calls: FakeCall[]; behaviour: FakeBehaviour } = {
     name: 'fake',
     runtime,
     calls,
