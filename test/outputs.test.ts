@@ -5,7 +5,8 @@ import { createTestApp, registerUser, type TestApp, type TestUser } from './help
 import type { AiProvider, LocalMedia, MediaOutput, RunContext } from '../src/server/providers/ai/ai-provider.js';
 import type { AnyToolRuntime } from '../src/server/providers/ai/hooks.js';
 import { outputMessages, scaleFor, targetOf } from '../src/shared/output.js';
-import { RANGES } from '../src/shared/tools.js';
+import { upscalerRanges } from '../src/tools/fal-upscaler/info.js';
+import { restoreRanges } from '../src/tools/fal-image-restore/info.js';
 import { scaleForTarget } from '../src/server/media/output.js';
 
 /**
@@ -100,11 +101,11 @@ const balance = async (userId: string) =>
 
 describe('choosing a scale', () => {
   it('takes the smallest step of the tool that reaches the target, and none past its limit', () => {
-    expect(scaleFor(300 / 64, RANGES.upscalerScale)).toBe(5);
-    expect(scaleFor(1.2, RANGES.upscalerScale)).toBe(2);
-    expect(scaleFor(8.01, RANGES.upscalerScale)).toBeNull();
-    expect(scaleFor(2.95, RANGES.restoreUpscaling)).toBe(3);
-    expect(scaleFor(2.2, RANGES.restoreUpscaling)).toBe(2.5);
+    expect(scaleFor(300 / 64, upscalerRanges.upscalerScale)).toBe(5);
+    expect(scaleFor(1.2, upscalerRanges.upscalerScale)).toBe(2);
+    expect(scaleFor(8.01, upscalerRanges.upscalerScale)).toBeNull();
+    expect(scaleFor(2.95, restoreRanges.restoreUpscaling)).toBe(3);
+    expect(scaleFor(2.2, restoreRanges.restoreUpscaling)).toBe(2.5);
     expect(targetOf({ print_width: 10, unit: 'cm', dpi: 300 })).toEqual({ side: 'width', px: 1181, dpi: 300 });
     expect(targetOf({ print_height: 4, unit: 'in' })).toEqual({ side: 'height', px: 1200, dpi: 300 });
   });
@@ -188,7 +189,7 @@ describe('output formats and sizes', () => {
     expect(most.statusCode, most.body).toBe(200);
     expect((await stored(most.json().library_item_id)).meta.width).toBe(400);
     // A source whose size is known only when the run reads it (a URL) is still refused then, and refunded.
-    expect(() => scaleForTarget(2, { width: 401 }, { width: 50, height: 40 }, RANGES.upscalerScale, 'Image Upscaler')).toThrow(
+    expect(() => scaleForTarget(2, { width: 401 }, { width: 50, height: 40 }, upscalerRanges.upscalerScale, 'Image Upscaler')).toThrow(
       outputMessages.tooLarge('Image Upscaler', '400 x 320 px'),
     );
   });

@@ -1,35 +1,19 @@
 import { z } from 'zod';
 import { MAX_OUTPUT_SIDE, outputMessages, targetOf, type OutputOptions } from './output.js';
-import { TOOLS, type ToolEndpoint, type ToolInfo } from './tool-catalog.js';
-import { editorBody } from '../tools/fal-image-editor/schemas.js';
-import { restoreBody } from '../tools/fal-image-restore/schemas.js';
-import { upscalerBody } from '../tools/fal-upscaler/schemas.js';
-import { imageToVideoBody } from '../tools/fal-image-to-video/schemas.js';
-import { videoUpscalerBody } from '../tools/fal-video-upscaler/schemas.js';
+import type { ToolInfo } from './tool-catalog.js';
 
-/** The built-in tools' request bodies, gathered from their folders; kept so existing importers compile. */
+/** Kept so existing importers of the catalog through this module compile. */
 export * from './tool-catalog.js';
-export { editorBody, restoreBody, upscalerBody, imageToVideoBody, videoUpscalerBody };
-
-export const TOOL_BODIES = {
-  'fal-image-editor': editorBody,
-  'fal-image-restore': restoreBody,
-  'fal-upscaler': upscalerBody,
-  'fal-image-to-video': imageToVideoBody,
-  'fal-video-upscaler': videoUpscalerBody,
-} as const;
-
 
 /**
  * Why a run's target size cannot be made from a source of this displayed size, or null: checked
  * before any charge by the server (for a library source, whose size it knows) and by the form.
- * The limit is the tool's own (ToolInfo.maxEnlargement); an endpoint names a built-in tool.
+ * The limit is the tool's own (ToolInfo.maxEnlargement).
  */
-export function targetRefusal(tool: ToolInfo<string> | string, output: OutputOptions | undefined, source: { width: number; height: number }): string | null {
-  const info: ToolInfo<string> | undefined = typeof tool === 'string' ? TOOLS[tool as ToolEndpoint] : tool;
-  const enlargement = info?.maxEnlargement;
+export function targetRefusal(info: ToolInfo<string>, output: OutputOptions | undefined, source: { width: number; height: number }): string | null {
+  const enlargement = info.maxEnlargement;
   const target = targetOf(output);
-  if (!info || !enlargement || !target || !(source.width > 0 && source.height > 0)) return null;
+  if (!enlargement || !target || !(source.width > 0 && source.height > 0)) return null;
   const name = info.price.displayName;
   const [from, other] = target.side === 'width' ? [source.width, source.height] : [source.height, source.width];
   const most = Math.floor(from * enlargement);
@@ -38,9 +22,9 @@ export function targetRefusal(tool: ToolInfo<string> | string, output: OutputOpt
   return null;
 }
 
-/** The first validation message for a body, or null. Used by forms and the server alike. */
-export function toolValidationError(endpoint: ToolEndpoint, body: unknown): string | null {
-  const result = TOOL_BODIES[endpoint].safeParse(body ?? {});
+/** The first validation message of a request body against its tool's body schema (its folder's schemas.ts), or null. */
+export function toolValidationError(schema: z.ZodType, body: unknown): string | null {
+  const result = schema.safeParse(body ?? {});
   return result.success ? null : (result.error.issues[0]?.message ?? 'Invalid request');
 }
 

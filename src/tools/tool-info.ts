@@ -2,13 +2,12 @@
  * What every tool's info.ts is written with: the ToolInfo shape and the range helpers. No zod here:
  * the dashboard's first page reads the tools' info without loading the schema library.
  */
-import type { ToolEndpoint } from '../shared/tool-catalog.js';
 
 /**
  * What web and server share about a tool. The server half of each tool
  * (provider runs, result and response mapping) is its folder's server.ts.
  */
-export interface ToolInfo<E extends string = ToolEndpoint> {
+export interface ToolInfo<E extends string = string> {
   endpoint: E;
   /** admin_tool_pricing row that prices it. */
   pricing: string;

@@ -6,7 +6,8 @@
  */
 
 export type GenerativeKind = 'remove-object' | 'add-object' | 'scene' | 'style' | 'person' | 'replace' | 'expand' | 'recolor-object';
-export type OtherTool = 'restore' | 'upscaler' | 'video';
+/** Another tool of ours, by its endpoint (its one name in code). */
+export type OtherTool = 'fal-image-restore' | 'fal-upscaler' | 'fal-image-to-video';
 
 const ARTICLE = '(?:the |that |this |those |these |a |an |all(?: the)? |my |his |her |their |some |any |every |our )?';
 /** What 'remove X' may name and still be local: the background, a colour cast. */
@@ -31,9 +32,9 @@ const GENERATIVE_PATTERNS: Array<[RegExp, GenerativeKind]> = [
 ];
 
 const OTHER_TOOL_PATTERNS: Array<[RegExp, OtherTool]> = [
-  [/\b(?:remove|reduce|less|fix|clean(?: up)?|get rid of|no more)\b(?: the| all| some)? (?:noise|grain|graininess|jpeg artifacts?|compression artifacts?|artifacts?|blockiness|pixelation|blur(?:riness)?|motion blur)\b|\b(?:denoise|de-?noise|de-?blur|unblur|deblock|restore|repair|fix (?:the )?(?:blurry|noisy|grainy|pixelated) (?:photo|image))\b|\btoo (?:noisy|grainy|pixelated)\b/, 'restore'],
-  [/\b(?:upscale|increase (?:the )?resolution|higher resolution|more resolution|hi-?res|high[- ]res(?:olution)?|super ?resolution|[48]k|ultra hd|full hd|hd|more pixels)\b/, 'upscaler'],
-  [/\b(?:animate|animation|make it move|moving|video|gif|cinemagraph)\b/, 'video'],
+  [/\b(?:remove|reduce|less|fix|clean(?: up)?|get rid of|no more)\b(?: the| all| some)? (?:noise|grain|graininess|jpeg artifacts?|compression artifacts?|artifacts?|blockiness|pixelation|blur(?:riness)?|motion blur)\b|\b(?:denoise|de-?noise|de-?blur|unblur|deblock|restore|repair|fix (?:the )?(?:blurry|noisy|grainy|pixelated) (?:photo|image))\b|\btoo (?:noisy|grainy|pixelated)\b/, 'fal-image-restore'],
+  [/\b(?:upscale|increase (?:the )?resolution|higher resolution|more resolution|hi-?res|high[- ]res(?:olution)?|super ?resolution|[48]k|ultra hd|full hd|hd|more pixels)\b/, 'fal-upscaler'],
+  [/\b(?:animate|animation|make it move|moving|video|gif|cinemagraph)\b/, 'fal-image-to-video'],
 ];
 
 export interface BeyondLocal {
@@ -74,7 +75,7 @@ export const INSTEAD: Record<GenerativeKind, string[]> = {
 };
 
 export const OTHER_TOOL_ADVICE: Record<OtherTool, string> = {
-  restore: 'Image Restore removes noise, blur and compression damage: open it from the tools.',
-  upscaler: 'Image Upscaler raises the resolution with an AI model: open it from the tools.',
-  video: 'Image to Video turns a picture into a moving clip: open it from the tools.',
+  'fal-image-restore': 'Image Restore removes noise, blur and compression damage: open it from the tools.',
+  'fal-upscaler': 'Image Upscaler raises the resolution with an AI model: open it from the tools.',
+  'fal-image-to-video': 'Image to Video turns a picture into a moving clip: open it from the tools.',
 };

@@ -13,3 +13,6 @@ export const editorBody = z.object({
 export const editorResult = z.object({ ...resultSource, prompt_used: z.string() });
 
 export const editorResponse = z.object({ ...runAnswer, edited_url: answerLink, original_url: z.string(), prompt_used: z.string() });
+
+/** The tool's request body, recorded result and answer, as its definition and the web's form read them. */
+export const schemas = { input: editorBody, result: editorResult, response: editorResponse };

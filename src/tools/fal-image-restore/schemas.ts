@@ -39,3 +39,6 @@ export const restoreResponse = z.object({
   settings: restoreResult.shape.settings,
   findings: restoreFindings.nullable(),
 });
+
+/** The tool's request body, recorded result and answer, as its definition and the web's form read them. */
+export const schemas = { input: restoreBody, result: restoreResult, response: restoreResponse };

@@ -43,3 +43,6 @@ export const imageToVideoBody = z
 export const imageToVideoResult = z.object({ ...resultSource, prompt_used: z.string(), duration_seconds: z.number() });
 
 export const imageToVideoResponse = z.object({ ...runAnswer, video_url: answerLink, prompt_used: z.string(), duration_seconds: z.number() });
+
+/** The tool's request body, recorded result and answer, as its definition and the web's form read them. */
+export const schemas = { input: imageToVideoBody, result: imageToVideoResult, response: imageToVideoResponse };

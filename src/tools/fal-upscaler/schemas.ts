@@ -12,3 +12,6 @@ export const upscalerBody = z.object({
 export const upscalerResult = z.object({ ...resultSource, scale_factor: z.number() });
 
 export const upscalerResponse = z.object({ ...runAnswer, upscaled_url: answerLink, original_url: z.string(), scale_factor: z.number() });
+
+/** The tool's request body, recorded result and answer, as its definition and the web's form read them. */
+export const schemas = { input: upscalerBody, result: upscalerResult, response: upscalerResponse };

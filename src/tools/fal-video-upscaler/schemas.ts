@@ -10,3 +10,6 @@ export const videoUpscalerBody = z.object({
 export const videoUpscalerResult = z.object({ ...resultSource, scale_factor: z.number(), duration_seconds: z.number() });
 
 export const videoUpscalerResponse = z.object({ ...runAnswer, upscaled_url: answerLink, original_url: z.string(), scale_factor: z.number() });
+
+/** The tool's request body, recorded result and answer, as its definition and the web's form read them. */
+export const schemas = { input: videoUpscalerBody, result: videoUpscalerResult, response: videoUpscalerResponse };

@@ -11,3 +11,6 @@ export const toyBody = z.object({
 export const toyResult = baseResult.extend({ strength: z.number() });
 
 export const toyResponse = z.object({ ...runAnswer, inverted_url: answerLink, original_url: z.string(), strength: z.number() });
+
+/** The tool's request body, recorded result and answer, as its definition and the web's form read them. */
+export const schemas = { input: toyBody, result: toyResult, response: toyResponse };

@@ -22,6 +22,7 @@ import { batchKeys, createBatch, estimateBatch } from './batchApi';
 import { toBatchImage, type BatchImage, type NewBatchState } from './batchImages';
 import { BatchSettings, DEFAULT_SETTINGS, type BatchSettingsValue } from './BatchSettings';
 import { MultiDropZone } from './MultiDropZone';
+import { webToolOf } from '../tools/form/registry';
 import { RecentBatches } from './RecentBatches';
 import { useBatchUploads } from './useBatchUploads';
 
@@ -68,17 +69,19 @@ export function NewBatch({ openView }: Pick<DashboardViewProps, 'openView'>) {
     return out ? { ...chosen, output: out } : chosen;
   }, [chosen, output]);
   const ids = useMemo(() => images.map((i) => i.id), [images]);
+  // The chosen tool's body schema, from its folder (the server checks the settings with the same one).
+  const { data: body } = useQuery({ queryKey: ['tool-body', tool], queryFn: async () => (await webToolOf(tool)!.load()).body, staleTime: Infinity });
   const settingsProblem = useMemo(() => {
-    const problem = toolValidationError(tool, { image_url: SAMPLE_ID, ...toolSettings });
+    const problem = body ? toolValidationError(body, { image_url: SAMPLE_ID, ...toolSettings }) : null;
     if (problem) return problem;
     if (tool === 'fal-image-editor' && editorProvider !== 'fal') return validateEditPrompt(String(toolSettings.prompt ?? ''));
     return null;
-  }, [tool, toolSettings, editorProvider]);
+  }, [body, tool, toolSettings, editorProvider]);
   // The server's own rule, image by image: a target size one of them cannot reach is said before anything is charged.
   const sizeProblem = useMemo(() => {
     const out = outputBody(output);
     for (const image of images) {
-      const problem = outputSizeProblem(tool, out, image);
+      const problem = outputSizeProblem(TOOLS[tool], out, image);
       if (problem) return `${image.name}: ${problem}`;
     }
     return null;

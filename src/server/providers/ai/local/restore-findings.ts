@@ -1,5 +1,5 @@
 /** What restore tells the user it found and did, in plain words. */
-import type { RestoreFindings } from '../../../../shared/tool-results.js';
+import type { RestoreFindings } from '../../../../tools/fal-image-restore/schemas.js';
 import type { Analysis } from './restore-analysis.js';
 import type { BlurVerdict } from './restore-trial.js';
 

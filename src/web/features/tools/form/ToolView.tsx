@@ -25,10 +25,6 @@ export function toolBody(form: ToolForm, values: FormValues): Record<string, unk
   return formBody(form, values, bodyRules);
 }
 
-function firstIssue(parsed: { success: boolean; error?: { issues: { message: string }[] } }): string | null {
-  return parsed.success ? null : (parsed.error?.issues[0]?.message ?? 'Invalid request');
-}
-
 /** Any tool's screen, drawn from its declared form (decision 040). */
 export function ToolView({ tool, form, web, body: schema, openView }: { tool: WebTool } & LoadedTool & DashboardViewProps) {
   const endpoint = tool.info.endpoint as ToolEndpoint;
@@ -43,8 +39,8 @@ export function ToolView({ tool, form, web, body: schema, openView }: { tool: We
   const source = values.source as SourceValue | null;
   const body = toolBody(form, values);
   const output = body.output as ReturnType<typeof outputBody>;
-  const sizeProblem = hasOutput(form) ? outputSizeProblem(endpoint, output, source) : null;
-  const baseProblem = schema ? firstIssue(schema.safeParse(body)) : toolValidationError(endpoint, body);
+  const sizeProblem = hasOutput(form) ? outputSizeProblem(tool.info, output, source) : null;
+  const baseProblem = toolValidationError(schema, body);
   const validation = baseProblem ?? parts.problem ?? sizeProblem;
   const submit = () => submitIfValid(body, validation);
   const Extra = web?.ResultExtra;

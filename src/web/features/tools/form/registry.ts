@@ -28,23 +28,24 @@ export interface WebTool {
 export interface LoadedTool {
   form: ToolForm;
   web?: ToolWebPart;
-  /** The request body's schema, for a tool outside the shared list of bodies (its words refuse a bad form). */
-  body?: ZodType;
+  /** The request body's schema, from the tool's folder (its words refuse a bad form). */
+  body: ZodType;
 }
 
 type Module<T> = Promise<{ default: T }>;
-const parts = (form: () => Module<ToolForm>, web?: () => Module<ToolWebPart>) => async () => {
-  const [f, w] = await Promise.all([form(), web?.()]);
-  return { form: f.default, web: w?.default };
+type Schemas = Promise<{ schemas: { input: ZodType } }>;
+const parts = (form: () => Module<ToolForm>, schemas: () => Schemas, web?: () => Module<ToolWebPart>) => async () => {
+  const [f, s, w] = await Promise.all([form(), schemas(), web?.()]);
+  return { form: f.default, body: s.schemas.input, web: w?.default };
 };
 
 /** The built-in tools, in the grid's order: one line each. */
 const tools: WebTool[] = [
-  { info: upscalerInfo, slug: 'upscaler', icon: ImageUpscale, accent: 'violet', load: parts(() => import('../../../../tools/fal-upscaler/form')) },
-  { info: editorInfo, slug: 'editor', icon: Wand2, accent: 'fuchsia', load: parts(() => import('../../../../tools/fal-image-editor/form'), () => import('../../../../tools/fal-image-editor/web')) },
-  { info: restoreInfo, slug: 'restore', icon: Sparkles, accent: 'amber', load: parts(() => import('../../../../tools/fal-image-restore/form'), () => import('../../../../tools/fal-image-restore/web')) },
-  { info: imageToVideoInfo, slug: 'image-to-video', icon: Clapperboard, accent: 'rose', load: parts(() => import('../../../../tools/fal-image-to-video/form'), () => import('../../../../tools/fal-image-to-video/web')) },
-  { info: videoUpscalerInfo, slug: 'video-upscaler', icon: MonitorUp, accent: 'sky', load: parts(() => import('../../../../tools/fal-video-upscaler/form')) },
+  { info: upscalerInfo, slug: 'upscaler', icon: ImageUpscale, accent: 'violet', load: parts(() => import('../../../../tools/fal-upscaler/form'), () => import('../../../../tools/fal-upscaler/schemas')) },
+  { info: editorInfo, slug: 'editor', icon: Wand2, accent: 'fuchsia', load: parts(() => import('../../../../tools/fal-image-editor/form'), () => import('../../../../tools/fal-image-editor/schemas'), () => import('../../../../tools/fal-image-editor/web')) },
+  { info: restoreInfo, slug: 'restore', icon: Sparkles, accent: 'amber', load: parts(() => import('../../../../tools/fal-image-restore/form'), () => import('../../../../tools/fal-image-restore/schemas'), () => import('../../../../tools/fal-image-restore/web')) },
+  { info: imageToVideoInfo, slug: 'image-to-video', icon: Clapperboard, accent: 'rose', load: parts(() => import('../../../../tools/fal-image-to-video/form'), () => import('../../../../tools/fal-image-to-video/schemas'), () => import('../../../../tools/fal-image-to-video/web')) },
+  { info: videoUpscalerInfo, slug: 'video-upscaler', icon: MonitorUp, accent: 'sky', load: parts(() => import('../../../../tools/fal-video-upscaler/form'), () => import('../../../../tools/fal-video-upscaler/schemas')) },
 ];
 
 export function webTools(): readonly WebTool[] {

@@ -3,7 +3,7 @@ import { Collapsible } from 'radix-ui';
 import { ChevronDown, FileImage } from 'lucide-react';
 import clsx from 'clsx';
 import { DEFAULT_QUALITY, DPI_RANGE, FORMAT_LABELS, OUTPUT_FORMATS, type OutputFormat, type OutputOptions } from '../../../../shared/output.js';
-import { targetRefusal, type ToolEndpoint } from '../../../../shared/tools.js';
+import { targetRefusal, type ToolInfo } from '../../../../shared/tools.js';
 import { FieldHint, SelectField, SliderField } from './fields';
 
 /** The output choices of a form: what the result file should be (issue 26). Empty fields mean 'as the tool makes it'. */
@@ -65,9 +65,9 @@ export function outputBody(o: OutputForm): OutputOptions | undefined {
  * Why the chosen target size cannot be made from the picked picture (the server's own rule, so the
  * run is refused here before anything is charged), or null; null too while the picture's size is unknown.
  */
-export function outputSizeProblem(endpoint: ToolEndpoint, output: OutputOptions | undefined, source: { width?: number; height?: number } | null): string | null {
+export function outputSizeProblem(tool: ToolInfo<string>, output: OutputOptions | undefined, source: { width?: number; height?: number } | null): string | null {
   if (!output || !source?.width || !source.height) return null;
-  return targetRefusal(endpoint, output, { width: source.width, height: source.height });
+  return targetRefusal(tool, output, { width: source.width, height: source.height });
 }
 
 /** 'Output' section: format and quality, a target size in pixels or as a print size, and a colour to flatten transparency on. */

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
 import { messages } from '../../../../shared/messages.js';
 import { toolAccepted, toolFailed } from '../../../../shared/tool-results.js';
 import { TOOLS, toolJobSchema, toolValidationError, type ToolEndpoint, type ToolJob } from '../../../../shared/tools.js';
@@ -10,6 +10,7 @@ import { queryKeys } from '../../../lib/queryKeys';
 import { useServerEvent, useServerReconnect } from '../../../lib/events';
 import { libraryKeys } from '../../library/api';
 import { parseToolAnswer, type ToolResult } from './answers';
+import { webToolOf } from '../form/registry';
 
 /**
  * One tool run, from the click to the result (requirements §4: idle -> processing ->
@@ -152,11 +153,11 @@ const jobProgress = toolJobSchema.pick({ status: true, progress_stage: true, pro
 type ToolRequest = paths[`/functions/v1/${ToolEndpoint}`]['post']['requestBody']['content']['application/json'];
 
 /**
- * The body checked with the tool's shared schema, the one the server checks it with. The form checked it
- * before the click; a run brought back after a reload was stored unchecked.
+ * The body checked with the tool's body schema (its folder's), the one the server checks it with. The form
+ * checked it before the click; a run brought back after a reload was stored unchecked.
  */
-function isToolRequest(endpoint: ToolEndpoint, body: Record<string, unknown>): body is ToolRequest {
-  return toolValidationError(endpoint, body) === null;
+function isToolRequest(schema: ZodType, body: Record<string, unknown>): body is ToolRequest {
+  return toolValidationError(schema, body) === null;
 }
 
 /** What any refusal may carry: the server's words, and the run's id when it had been charged. */
@@ -342,8 +343,9 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
     async (active: Active<F>) => {
       const signal = active.abort.signal;
       const body = active.body;
-      if (!isToolRequest(endpoint, body)) {
-        finish(active, { error: toolValidationError(endpoint, body) ?? tool.failure });
+      const schema = (await webToolOf(endpoint)!.load()).body;
+      if (!isToolRequest(schema, body)) {
+        finish(active, { error: toolValidationError(schema, body) ?? tool.failure });
         return;
       }
       for (let attempt = 0; !signal.aborted && !active.done; attempt++) {
