@@ -37,6 +37,14 @@ export interface ToolInfo<E extends string = string> {
   maxEnlargement?: number;
 }
 
+/** What a tool's info.ts writes: its price row and view id are its endpoint, and its label its title, unless it says otherwise. */
+export type ToolInfoSpec<E extends string> = Omit<ToolInfo<E>, 'pricing' | 'view' | 'label'> & Partial<Pick<ToolInfo<E>, 'pricing' | 'view' | 'label'>>;
+
+/** A tool's info with its defaults filled in (decision 037: a new tool uses its endpoint as price key and view id). */
+export function toolInfo<const E extends string>(spec: ToolInfoSpec<E>): ToolInfo<E> {
+  return { ...spec, pricing: spec.pricing ?? spec.endpoint, view: spec.view ?? spec.endpoint, label: spec.label ?? spec.title };
+}
+
 export const PROMPT_MAX = 2000;
 export const URL_MAX = 4096;
 

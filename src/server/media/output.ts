@@ -2,7 +2,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import sharp, { type Sharp } from 'sharp';
-import type { MediaOutput } from '../providers/ai/ai-provider.js';
+import type { LocalMedia, MediaOutput } from '../providers/ai/ai-provider.js';
 import { ProviderError } from '../providers/ai/ai-provider.js';
 import {
   DEFAULT_QUALITY,
@@ -48,6 +48,22 @@ export function scaleForTarget(
     throw new ProviderError(outputMessages.tooLarge(toolName, `${w} x ${h} px`));
   }
   return scale;
+}
+
+/**
+ * A scaling tool's run (the upscaler, restore): its hook at the scale asked for, or with a target
+ * size at the smallest scale on the tool's grid that reaches it, then the output in the format asked
+ * for. The scale already reached the target, so the format pass only trims (5% at most).
+ */
+export async function runAtScale<O extends MediaOutput>(
+  asked: { scale: number; output: OutputOptions | undefined; grid: { min: number; max: number; step: number }; toolName: string },
+  image: LocalMedia,
+  dir: string,
+  run: (scale: number) => Promise<O>,
+): Promise<{ scale: number; out: O }> {
+  const scale = asked.output ? scaleForTarget(asked.scale, asked.output, await displayedSize(image.path), asked.grid, asked.toolName) : asked.scale;
+  const out = await finishImageOutput(await run(scale), asked.output, dir, { maxEnlargement: 1.05, toolName: asked.toolName });
+  return { scale, out };
 }
 
 /** Encoder settings of a format; PNG is lossless whatever the quality. */

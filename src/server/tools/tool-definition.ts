@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AiProvider, LocalMedia, MediaOutput, RunContext } from '../providers/ai/ai-provider.js';
 import { ProviderError } from '../providers/ai/ai-provider.js';
+import { canRun, hookFor, type BoundHook, type ProviderHooks } from '../providers/ai/hooks.js';
 import type { ToolInfo } from '../../tools/tool-info.js';
 import type { BaseResult } from '../../tools/tool-schemas.js';
 
@@ -42,23 +43,23 @@ export interface AnswerLinks {
   originalUrl: string;
 }
 
-/**
- * Everything about one tool, written once (see docs/decisions/012). I is the
- * parsed input, R the recorded result, A the success answer.
- */
-export interface ToolSpec<I extends object, R extends BaseResult, A extends object> {
-  /** Endpoint, pricing key and default price, input and output kinds, UI metadata. */
-  info: ToolInfo<string>;
+/** A tool's folder schemas.ts: I the parsed input, R the recorded result, A the spec's success answer (declared on the route and in OpenAPI). */
+export interface ToolSchemas<I extends object, R extends BaseResult, A extends object> {
   input: z.ZodType<I>;
   result: z.ZodType<R>;
-  /** The spec's success answer (declared on the route and in OpenAPI). */
   response: z.ZodType<A>;
-  /** The library reference (item id or URL) the run reads. */
-  source(input: I): string;
-  /** Whether a provider can run this tool: checked at start for the provider each tool is assigned. */
-  supports(provider: AiProvider): boolean;
-  /** How a provider runs it. */
-  run(provider: AiProvider, input: I, source: LocalMedia, ctx: RunContext): Promise<ToolOutcome<R>>;
+}
+
+/**
+ * How one tool runs and answers (see docs/decisions/012 and 039); its info, schemas and provider
+ * hooks come from its folder beside it. HI is what the tool asks of a provider's hook, HO what the
+ * hook returns.
+ */
+export interface ToolSpec<I extends object, R extends BaseResult, A extends object, HI, HO extends MediaOutput> {
+  /** The library reference (item id or URL) the run reads: by default the input's `image_url` or `video_url` (its input kind). */
+  source?(input: I): string;
+  /** One run: what the tool asks of the provider's hook (bound to the provider's runtime) and what it makes of the answer. */
+  run(hook: BoundHook<HI, HO>, input: I, media: LocalMedia, ctx: RunContext): Promise<ToolOutcome<R>>;
   /** The tool's own answer fields; job_id, library_item_id, energy_used and model are added for every tool. */
   respond(result: R, links: AnswerLinks): Omit<A, 'job_id' | 'library_item_id' | 'energy_used' | 'model'>;
   /** Refuses an input the assigned provider cannot do, before any charge. */
@@ -114,43 +115,61 @@ export class InvalidResultError extends ProviderError {
 
 const firstIssue = (error: z.ZodError, fallback: string) => error.issues[0]?.message ?? fallback;
 
-/** Turns a typed tool spec into the registry's view of it. */
-export function defineTool<I extends object, R extends BaseResult, A extends object>(spec: ToolSpec<I, R, A>): Tool {
+/** The library reference an input names in the field of its tool's input kind (`image_url`, `video_url`). */
+function mediaRef(info: ToolInfo<string>, input: object): string {
+  const field = `${info.input}_url`;
+  const ref = (input as Record<string, unknown>)[field];
+  if (typeof ref !== 'string') throw new Error(`${info.endpoint}: the input has no '${field}'; the tool must say its source`);
+  return ref;
+}
+
+/**
+ * Turns a tool's folder (its info, schemas and provider hooks) and how it runs into the registry's
+ * view of it. A provider can run it when the tool has a hook of the provider's name (or the
+ * provider's runtime answers any tool); the start refuses any other assignment.
+ */
+export function defineTool<I extends object, R extends BaseResult, A extends object, HI, HO extends MediaOutput>(
+  info: ToolInfo<string>,
+  schemas: ToolSchemas<I, R, A>,
+  hooks: ProviderHooks<HI, HO>,
+  spec: ToolSpec<I, R, A, HI, HO>,
+): Tool {
   const parse = (value: unknown): I => {
-    const parsed = spec.input.safeParse(value ?? {});
+    const parsed = schemas.input.safeParse(value ?? {});
     // A stored input that no longer parses (a schema changed since) fails the run, refunded.
-    if (!parsed.success) throw new ProviderError(firstIssue(parsed.error, spec.info.failure));
+    if (!parsed.success) throw new ProviderError(firstIssue(parsed.error, info.failure));
     return parsed.data;
   };
   const readResult = (value: unknown): R => {
-    const parsed = spec.result.safeParse(value);
-    if (!parsed.success) throw new Error(`${spec.info.endpoint}: result does not match its schema: ${firstIssue(parsed.error, 'invalid')}`);
+    const parsed = schemas.result.safeParse(value);
+    if (!parsed.success) throw new Error(`${info.endpoint}: result does not match its schema: ${firstIssue(parsed.error, 'invalid')}`);
     return parsed.data;
   };
+  const sourceOf = spec.source ?? ((input: I) => mediaRef(info, input));
   return {
-    endpoint: spec.info.endpoint,
-    info: spec.info,
-    schemas: { input: spec.input, result: spec.result, response: spec.response },
+    endpoint: info.endpoint,
+    info,
+    schemas,
     hasPending: !!spec.pending,
-    batch: !!spec.batch && spec.info.input === 'image',
+    batch: !!spec.batch && info.input === 'image',
     parseInput(body) {
-      const parsed = spec.input.safeParse(body ?? {});
-      return parsed.success
-        ? { ok: true, input: parsed.data as ParsedInput }
-        : { ok: false, message: firstIssue(parsed.error, spec.info.failure) };
+      const parsed = schemas.input.safeParse(body ?? {});
+      return parsed.success ? { ok: true, input: parsed.data as ParsedInput } : { ok: false, message: firstIssue(parsed.error, info.failure) };
     },
-    supports: (provider) => spec.supports(provider),
+    supports: (provider) => canRun(hooks, provider),
     refuse: (provider, input) => spec.refuse?.(provider, parse(input)) ?? null,
-    sourceOf: (input) => spec.source(parse(input)),
+    sourceOf: (input) => sourceOf(parse(input)),
     interpretation: spec.interpret ?? null,
     async execute(provider, storedInput, resolve, ctx) {
       const input = parse(storedInput);
-      const source = await resolve(spec.source(input), spec.info.input);
+      const hook = hookFor(hooks, info, provider);
+      if (!hook) throw new Error(`${info.endpoint}: provider '${provider.name}' has no hook for it`);
+      const source = await resolve(sourceOf(input), info.input);
       ctx.onProgress({ stage: 'Processing', fraction: 0.05 });
-      const outcome = await spec.run(provider, input, source.media, ctx);
-      const result = spec.result.safeParse({ ...outcome.result, original_url: source.originalUrl, original_item_id: source.itemId });
+      const outcome = await spec.run(hook, input, source.media, ctx);
+      const result = schemas.result.safeParse({ ...outcome.result, original_url: source.originalUrl, original_item_id: source.itemId });
       if (!result.success) {
-        throw new InvalidResultError(spec.info.failure, `${spec.info.endpoint}: ${z.prettifyError(result.error)}`);
+        throw new InvalidResultError(info.failure, `${info.endpoint}: ${z.prettifyError(result.error)}`);
       }
       return { output: outcome.output, result: result.data, prompt: outcome.prompt, source };
     },

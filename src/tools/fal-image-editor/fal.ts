@@ -33,12 +33,8 @@ function readEdited(data: unknown) {
 }
 
 export async function editOnFal(runtime: FalRuntime, input: EditHookInput, image: LocalMedia, ctx: RunContext): Promise<EditHookOutput> {
-  const { data: _data, ...out } = await runtime.image(
-    { verb: 'Editing', typicalSeconds: 60, media: image, kind: 'image', build: (url) => editorRequest(input, url) },
-    readEdited,
-    ctx,
-  );
-  return { ...out, promptUsed: input.prompt };
+  const { output } = await runtime.image({ verb: 'Editing', typicalSeconds: 60, media: image, build: (url) => editorRequest(input, url) }, ctx, readEdited);
+  return { ...output, promptUsed: input.prompt };
 }
 
 /** The cloud editor takes a request as written: nothing is refused for its words before the run. */

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { outputOptions } from '../../shared/output.js';
 import { answerLink, requiredRef, requiredText, resultSource, runAnswer } from '../tool-schemas.js';
-import { editorMessages } from './info.js';
 
 export const editorBody = z.object({
-  image_url: requiredRef(editorMessages.editImage),
-  prompt: requiredText(editorMessages.editPrompt),
+  image_url: requiredRef('Please select an image to edit'),
+  prompt: requiredText('Please describe what changes you want to make'),
   enable_safety_checker: z.boolean().default(false),
   output: outputOptions.optional(),
 });

@@ -1,5 +1,5 @@
 import type { FalRuntime } from '../../server/providers/ai/fal/runtime.js';
-import { readImage, type FalInput, type FalRequest } from '../../server/providers/ai/fal/endpoints.js';
+import type { FalInput, FalRequest } from '../../server/providers/ai/fal/endpoints.js';
 import type { LocalMedia, RunContext } from '../../server/providers/ai/ai-provider.js';
 import type { RestoreHookInput, RestoreHookOutput } from './hook.js';
 
@@ -17,10 +17,7 @@ export function restoreRequest(input: RestoreHookInput, imageUrl: string): FalRe
 }
 
 export async function restoreOnFal(runtime: FalRuntime, input: RestoreHookInput, image: LocalMedia, ctx: RunContext): Promise<RestoreHookOutput> {
-  const { data: _data, ...out } = await runtime.image(
-    { verb: 'Restoring', typicalSeconds: 40, media: image, kind: 'image', build: (url) => restoreRequest(input, url) },
-    readImage,
-    ctx,
-  );
-  return out;
+  const { output } = await runtime.image({ verb: 'Restoring', typicalSeconds: 40, media: image, build: (url) => restoreRequest(input, url) }, ctx);
+  // fal's restorer does not say what it found.
+  return output;
 }

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { outputOptions } from '../../shared/output.js';
 import { answerLink, optionalSeed, ranged, requiredRef, resultSource, runAnswer } from '../tool-schemas.js';
-import { restoreMessages, restoreRanges } from './info.js';
+import { restoreRanges } from './info.js';
 
 export const restoreBody = z.object({
-  image_url: requiredRef(restoreMessages.restoreImage),
+  image_url: requiredRef('Please select an image to restore'),
   upscaling: ranged('Upscaling', restoreRanges.restoreUpscaling),
   backbone: z.enum(['edsr', 'rdn'], { message: "Backbone must be 'edsr' or 'rdn'" }).default('edsr'),
   seed: optionalSeed,

@@ -45,12 +45,9 @@ export function imageToVideoRequest(input: AnimateHookInput, imageUrl: string): 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 export async function animateOnFal(runtime: FalRuntime, input: AnimateHookInput, image: LocalMedia, ctx: RunContext): Promise<AnimateHookOutput> {
-  const { data, probedSeconds: _p, ...out } = await runtime.video(
-    { verb: 'Generating video', typicalSeconds: 150, media: image, kind: 'video', build: (url) => imageToVideoRequest(input, url) },
-    ctx,
-  );
+  const { output, data } = await runtime.video({ verb: 'Generating video', typicalSeconds: 150, media: image, build: (url) => imageToVideoRequest(input, url) }, ctx);
   // Interpolation scales frames and fps alike: the length is the request's frames / fps.
   const durationSeconds = input.framesPerSecond > 0 ? round3(input.numFrames / input.framesPerSecond) : 0;
   const expanded = (data as { prompt?: unknown } | null)?.prompt;
-  return { ...out, durationSeconds, promptUsed: typeof expanded === 'string' && expanded.trim() ? expanded : input.prompt };
+  return { ...output, durationSeconds, promptUsed: typeof expanded === 'string' && expanded.trim() ? expanded : input.prompt };
 }

@@ -1,16 +1,10 @@
-import type { ToolInfo } from '../tool-info.js';
+import { toolInfo } from '../tool-info.js';
 
-export const imageToVideoInfo: ToolInfo<'fal-image-to-video'> = {
-  price: { default: 5, displayName: 'Image to Video', description: 'Bring a still image to life as a short video' }, input: 'image',
-  endpoint: 'fal-image-to-video', pricing: 'fal-image-to-video', view: 'fal-image-to-video', title: 'AI Image to Video',
-  operation: 'Generating your video', estimate: '2-3 minutes', timeLimitSeconds: 1200,
-  failure: 'Failed to generate video', newRunLabel: 'New Video', output: 'video', label: 'AI Image to Video',
-};
-
-export const imageToVideoMessages = {
-  animateImage: 'Please select an image to animate',
-  animatePrompt: 'Please describe the video animation you want',
-} as const;
+export const imageToVideoInfo = toolInfo({
+  endpoint: 'fal-image-to-video', title: 'AI Image to Video', input: 'image', output: 'video',
+  price: { default: 5, displayName: 'Image to Video', description: 'Bring a still image to life as a short video' },
+  operation: 'Generating your video', estimate: '2-3 minutes', timeLimitSeconds: 1200, failure: 'Failed to generate video', newRunLabel: 'New Video',
+});
 
 /** requirements §9 ranges. */
 export const imageToVideoRanges = {

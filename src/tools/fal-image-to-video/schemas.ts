@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PROMPT_MAX, URL_MAX } from '../tool-info.js';
 import { answerLink, optionalSeed, ranged, requiredRef, requiredText, resultSource, runAnswer } from '../tool-schemas.js';
-import { ASPECT_RATIOS, LORA_TRANSFORMERS, VIDEO_RESOLUTIONS, imageToVideoMessages, imageToVideoRanges as RANGES } from './info.js';
+import { ASPECT_RATIOS, LORA_TRANSFORMERS, VIDEO_RESOLUTIONS, imageToVideoRanges as RANGES } from './info.js';
 
 const loraEntry = z.object({
   path: z.string().max(URL_MAX).optional().default(''),
@@ -12,8 +12,8 @@ const loraEntry = z.object({
 
 export const imageToVideoBody = z
   .object({
-    image_url: requiredRef(imageToVideoMessages.animateImage),
-    prompt: requiredText(imageToVideoMessages.animatePrompt),
+    image_url: requiredRef('Please select an image to animate'),
+    prompt: requiredText('Please describe the video animation you want'),
     num_frames: ranged('Number of frames', RANGES.numFrames),
     frames_per_second: ranged('Frames per second', RANGES.fps),
     resolution: z.enum(VIDEO_RESOLUTIONS).default('720p'),

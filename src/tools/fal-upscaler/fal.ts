@@ -1,5 +1,5 @@
 import type { FalRuntime } from '../../server/providers/ai/fal/runtime.js';
-import { readImage, type FalRequest } from '../../server/providers/ai/fal/endpoints.js';
+import type { FalRequest } from '../../server/providers/ai/fal/endpoints.js';
 import type { LocalMedia, MediaOutput, RunContext } from '../../server/providers/ai/ai-provider.js';
 import type { UpscaleHookInput } from './hook.js';
 
@@ -12,10 +12,6 @@ export function upscalerRequest(input: UpscaleHookInput, imageUrl: string): FalR
 }
 
 export async function upscaleOnFal(runtime: FalRuntime, input: UpscaleHookInput, image: LocalMedia, ctx: RunContext): Promise<MediaOutput> {
-  const { data: _data, ...out } = await runtime.image(
-    { verb: 'Upscaling', typicalSeconds: 40, media: image, kind: 'image', build: (url) => upscalerRequest(input, url) },
-    readImage,
-    ctx,
-  );
-  return out;
+  const { output } = await runtime.image({ verb: 'Upscaling', typicalSeconds: 40, media: image, build: (url) => upscalerRequest(input, url) }, ctx);
+  return output;
 }

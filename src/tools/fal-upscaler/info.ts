@@ -1,8 +1,4 @@
-import type { ToolInfo } from '../tool-info.js';
-
-export const upscalerMessages = {
-  upscaleImage: 'Please select an image to upscale',
-} as const;
+import { toolInfo } from '../tool-info.js';
 
 /** requirements §9 ranges. */
 export const upscalerRanges = {
@@ -10,11 +6,10 @@ export const upscalerRanges = {
   upscalerSteps: { min: 20, max: 100, step: 10, default: 50 },
 } as const;
 
-export const upscalerInfo: ToolInfo<'fal-upscaler'> = {
-  price: { default: 2, displayName: 'Image Upscaler', description: 'Enlarge images up to 8x with AI super-resolution' }, input: 'image',
-  endpoint: 'fal-upscaler', pricing: 'fal-upscaler', view: 'fal-upscaler', title: 'AI Image Upscaler',
-  operation: 'Upscaling your image', estimate: '30-60 seconds', timeLimitSeconds: 900,
-  failure: 'Failed to upscale image', newRunLabel: 'New Upscale', output: 'image', label: 'AI Image Upscaler',
+export const upscalerInfo = toolInfo({
+  endpoint: 'fal-upscaler', title: 'AI Image Upscaler', input: 'image', output: 'image',
+  price: { default: 2, displayName: 'Image Upscaler', description: 'Enlarge images up to 8x with AI super-resolution' },
+  operation: 'Upscaling your image', estimate: '30-60 seconds', timeLimitSeconds: 900, failure: 'Failed to upscale image', newRunLabel: 'New Upscale',
   // Its largest scale.
   maxEnlargement: upscalerRanges.upscalerScale.max,
-};
+});

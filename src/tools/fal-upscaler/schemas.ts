@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { outputOptions } from '../../shared/output.js';
 import { answerLink, ranged, requiredRef, resultSource, runAnswer } from '../tool-schemas.js';
-import { upscalerMessages, upscalerRanges } from './info.js';
+import { upscalerRanges } from './info.js';
 
 export const upscalerBody = z.object({
-  image_url: requiredRef(upscalerMessages.upscaleImage),
+  image_url: requiredRef('Please select an image to upscale'),
   scale: ranged('Scale', upscalerRanges.upscalerScale),
   output: outputOptions.optional(),
 });

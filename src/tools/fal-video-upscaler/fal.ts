@@ -13,10 +13,7 @@ export function videoUpscalerRequest(input: VideoUpscaleHookInput, videoUrl: str
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 export async function upscaleVideoOnFal(runtime: FalRuntime, input: VideoUpscaleHookInput, video: LocalMedia, ctx: RunContext): Promise<VideoOutput> {
-  const { data: _data, probedSeconds, ...out } = await runtime.video(
-    { verb: 'Upscaling video', typicalSeconds: 180, media: video, kind: 'video', build: (url) => videoUpscalerRequest(input, url) },
-    ctx,
-  );
+  const { output, probedSeconds } = await runtime.video({ verb: 'Upscaling video', typicalSeconds: 180, media: video, build: (url) => videoUpscalerRequest(input, url) }, ctx);
   let durationSeconds = probedSeconds;
   if (!(durationSeconds > 0)) {
     // Upscaling keeps the length: fall back to the input's, then requirements §7's default of 4 s.
@@ -25,5 +22,5 @@ export async function upscaleVideoOnFal(runtime: FalRuntime, input: VideoUpscale
       () => 0,
     );
   }
-  return { ...out, durationSeconds: durationSeconds > 0 ? round3(durationSeconds) : 4 };
+  return { ...output, durationSeconds: durationSeconds > 0 ? round3(durationSeconds) : 4 };
 }

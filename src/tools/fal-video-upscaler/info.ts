@@ -1,15 +1,11 @@
-import type { ToolInfo } from '../tool-info.js';
+import { toolInfo } from '../tool-info.js';
 
-export const videoUpscalerInfo: ToolInfo<'fal-video-upscaler'> = {
-  price: { default: 20, displayName: 'Video Upscaler', description: 'Increase the resolution of your videos' }, input: 'video',
-  endpoint: 'fal-video-upscaler', pricing: 'video-upscaler', view: 'video-upscaler', title: 'AI Video Upscaler',
-  operation: 'Upscaling your video', estimate: '2-4 minutes', timeLimitSeconds: 1800,
-  failure: 'Failed to upscale video', newRunLabel: 'New Video', output: 'video', label: 'AI Video Upscaler',
-};
-
-export const videoUpscalerMessages = {
-  upscaleVideo: 'Please select a video to upscale',
-} as const;
+export const videoUpscalerInfo = toolInfo({
+  // The spec's price row and the view id users bookmarked predate the endpoint (decision 037).
+  endpoint: 'fal-video-upscaler', pricing: 'video-upscaler', view: 'video-upscaler', title: 'AI Video Upscaler', input: 'video', output: 'video',
+  price: { default: 20, displayName: 'Video Upscaler', description: 'Increase the resolution of your videos' },
+  operation: 'Upscaling your video', estimate: '2-4 minutes', timeLimitSeconds: 1800, failure: 'Failed to upscale video', newRunLabel: 'New Video',
+});
 
 /** requirements §9 ranges. */
 export const videoUpscalerRanges = {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { answerLink, ranged, requiredRef, resultSource, runAnswer } from '../tool-schemas.js';
-import { videoUpscalerMessages, videoUpscalerRanges } from './info.js';
+import { videoUpscalerRanges } from './info.js';
 
 export const videoUpscalerBody = z.object({
-  video_url: requiredRef(videoUpscalerMessages.upscaleVideo),
+  video_url: requiredRef('Please select a video to upscale'),
   scale: ranged('Scale', videoUpscalerRanges.videoUpscaleScale),
 });
 

@@ -1,24 +1,13 @@
-import { videoUpscalerInfo } from './info.js';
-import { videoUpscalerBody, videoUpscalerResponse, videoUpscalerResult } from './schemas.js';
 import { defineTool } from '../../server/tools/tool-definition.js';
-import { canRun, runHook, type ProviderHooks } from '../../server/providers/ai/hooks.js';
-import type { VideoOutput } from '../../server/providers/ai/ai-provider.js';
-import type { VideoUpscaleHookInput } from './hook.js';
-import { upscaleVideoLocally } from './local.js';
 import { upscaleVideoOnFal } from './fal.js';
-
-const hooks: ProviderHooks<VideoUpscaleHookInput, VideoOutput> = { local: upscaleVideoLocally, fal: upscaleVideoOnFal };
+import { videoUpscalerInfo } from './info.js';
+import { upscaleVideoLocally } from './local.js';
+import { schemas } from './schemas.js';
 
 /** POST /functions/v1/fal-video-upscaler: raise a video's resolution. */
-export const videoUpscalerTool = defineTool({
-  info: videoUpscalerInfo,
-  input: videoUpscalerBody,
-  result: videoUpscalerResult,
-  response: videoUpscalerResponse,
-  source: (input) => input.video_url,
-  supports: (provider) => canRun(hooks, provider),
-  async run(provider, input, video, ctx) {
-    const out = await runHook(hooks, videoUpscalerInfo, provider, { scale: input.scale }, video, ctx);
+export const videoUpscalerTool = defineTool(videoUpscalerInfo, schemas, { local: upscaleVideoLocally, fal: upscaleVideoOnFal }, {
+  async run(hook, input, video, ctx) {
+    const out = await hook({ scale: input.scale }, video, ctx);
     // A provider that does not say: requirements §7's default length.
     const durationSeconds = out.durationSeconds ?? 4;
     return {

@@ -53,20 +53,6 @@ export function hookFor<I, O extends MediaOutput>(hooks: ProviderHooks<I, O>, in
   return hook ? (input, media, ctx) => hook(runtime, input, media, ctx) : null;
 }
 
-/** Runs the tool's hook for this provider; a provider with none was refused at start. */
-export function runHook<I, O extends MediaOutput>(
-  hooks: ProviderHooks<I, O>,
-  info: ToolInfo<string>,
-  provider: AiProvider,
-  input: I,
-  media: LocalMedia,
-  ctx: RunContext,
-): Promise<MediaOutput & Partial<O>> {
-  const hook = hookFor(hooks, info, provider);
-  if (!hook) throw new Error(`${info.endpoint}: provider '${provider.name}' has no hook for it`);
-  return hook(input, media, ctx);
-}
-
 /** Whether a provider can run a tool with these hooks: it has the hook of its name, or answers any tool. */
 export function canRun<I, O extends MediaOutput>(hooks: ProviderHooks<I, O>, provider: AiProvider): boolean {
   return isAnyTool(provider.runtime) || (isProviderName(provider.name) && !!hooks[provider.name]);

@@ -12,7 +12,7 @@
 import type { LocalMedia, MediaOutput, RunContext } from '../ai-provider.js';
 import { probeMedia } from '../local/ffmpeg.js';
 import { downloadOutput } from './download.js';
-import { readVideo, type FalFileRef, type FalRequest } from './endpoints.js';
+import { readImage, readVideo, type FalFileRef, type FalRequest } from './endpoints.js';
 import { FalProviderError, toProviderError } from './errors.js';
 import { createFalTransport, type FalTransport } from './transport.js';
 
@@ -53,10 +53,15 @@ export interface FalJob {
   verb: string;
   /** Seconds fal typically needs: paces the time-based progress. */
   typicalSeconds: number;
+  /** The input, uploaded to fal's storage. */
   media: LocalMedia;
-  kind: 'image' | 'video';
   build(uploadedUrl: string): FalRequest;
 }
+
+/** What a job makes: its output kind picks the download limits. */
+type OutputKind = 'image' | 'video';
+
+const mediaKind = (media: LocalMedia) => (media.contentType.startsWith('video/') ? 'video' : 'image');
 
 interface Completed {
   endpoint: string;
@@ -101,15 +106,18 @@ export function progressFromLogs(logs: ReadonlyArray<{ message?: unknown }> | un
   return null;
 }
 
-/** A fal answer: the downloaded file, fal's output JSON (`data`) for the hook to read more from. */
-export type FalImageOutcome = MediaOutput & { data: unknown };
+/** A fal answer: the downloaded file, and fal's output JSON (`data`) for the hook to read more from. */
+export interface FalImageOutcome {
+  output: MediaOutput;
+  data: unknown;
+}
 export type FalVideoOutcome = FalImageOutcome & { probedSeconds: number };
 
 /** What a tool's fal hook runs on: submit, poll, checkpoint (reliability J2), download and error mapping. */
 export interface FalRuntime {
-  /** Runs an image job; `read` finds the output file in fal's answer (and may refuse it). */
-  image(job: FalJob, read: (data: unknown) => FalFileRef | null, ctx: RunContext): Promise<FalImageOutcome>;
-  /** Runs a video job; the output is probed for its size and length. */
+  /** Runs a job that makes an image; `read` finds it in fal's answer (and may refuse it): `images[0]` or `image` by default. */
+  image(job: FalJob, ctx: RunContext, read?: (data: unknown) => FalFileRef | null): Promise<FalImageOutcome>;
+  /** Runs a job that makes a video; the output is probed for its size and length. */
   video(job: FalJob, ctx: RunContext): Promise<FalVideoOutcome>;
 }
 
@@ -146,13 +154,13 @@ export function createFalRuntime(opts: FalRuntimeOptions): FalRuntime {
 
   async function submitNew(job: FalJob, ctx: RunContext, report: Report): Promise<{ endpoint: string; requestId: string }> {
     if (ctx.signal.aborted) await abort(ctx);
-    report(`Uploading your ${job.kind}`, 0.06);
+    report(`Uploading your ${mediaKind(job.media)}`, 0.06);
     let uploadedUrl: string;
     try {
       uploadedUrl = await transport.upload(job.media, ctx.signal);
     } catch (err) {
       if (ctx.signal.aborted) await abort(ctx);
-      throw toProviderError(err, secrets, `upload of the ${job.kind}`);
+      throw toProviderError(err, secrets, `upload of the ${mediaKind(job.media)}`);
     }
     const { endpoint, body } = job.build(uploadedUrl);
     report('Sending to the AI service', 0.08);
@@ -257,13 +265,13 @@ export function createFalRuntime(opts: FalRuntimeOptions): FalRuntime {
     }
   }
 
-  async function fetchOutput(job: FalJob, ref: FalFileRef, ctx: RunContext, report: Report) {
+  async function fetchOutput(kind: OutputKind, ref: FalFileRef, ctx: RunContext, report: Report) {
     report('Downloading the result', 0.9);
-    const image = job.kind === 'image';
+    const image = kind === 'image';
     return downloadOutput(ref.url, {
       fetch: fetchImpl,
       workDir: ctx.workDir,
-      kind: job.kind,
+      kind,
       maxBytes: image ? limits.maxImageBytes : limits.maxVideoBytes,
       timeoutMs: image ? limits.imageDownloadTimeoutMs : limits.videoDownloadTimeoutMs,
       signal: ctx.signal,
@@ -276,19 +284,19 @@ export function createFalRuntime(opts: FalRuntimeOptions): FalRuntime {
     throw new FalProviderError('The AI service returned no result.', false);
   }
 
-  async function imageTool(job: FalJob, read: (data: unknown) => FalFileRef | null, ctx: RunContext): Promise<FalImageOutcome> {
+  async function imageTool(job: FalJob, ctx: RunContext, read: (data: unknown) => FalFileRef | null = readImage): Promise<FalImageOutcome> {
     const report = reporter(ctx);
     const done = await runOnFal(job, ctx, report);
     const ref = read(done.data) ?? noResult();
-    const file = await fetchOutput(job, ref, ctx, report);
-    return { path: file.path, contentType: file.contentType, model: done.endpoint, width: ref.width, height: ref.height, data: done.data };
+    const file = await fetchOutput('image', ref, ctx, report);
+    return { output: { path: file.path, contentType: file.contentType, model: done.endpoint, width: ref.width, height: ref.height }, data: done.data };
   }
 
   async function videoTool(job: FalJob, ctx: RunContext): Promise<FalVideoOutcome> {
     const report = reporter(ctx);
     const done = await runOnFal(job, ctx, report);
     const ref = readVideo(done.data) ?? noResult();
-    const file = await fetchOutput(job, ref, ctx, report);
+    const file = await fetchOutput('video', ref, ctx, report);
     let width = ref.width;
     let height = ref.height;
     let probedSeconds = 0;
@@ -301,7 +309,7 @@ export function createFalRuntime(opts: FalRuntimeOptions): FalRuntime {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       // Not readable here: the library checks the file again when it stores it.
     }
-    return { path: file.path, contentType: file.contentType, model: done.endpoint, width, height, data: done.data, probedSeconds };
+    return { output: { path: file.path, contentType: file.contentType, model: done.endpoint, width, height }, data: done.data, probedSeconds };
   }
 
   return { image: imageTool, video: videoTool };
