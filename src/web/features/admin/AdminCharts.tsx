@@ -7,7 +7,7 @@ import { CHART_DAYS } from '../../../shared/admin-jobs.schema.js';
 import { call, client, describeError } from '../../lib/api';
 import { adminKeys, numberFormat } from './adminApi';
 import { toolTitle } from './JobsConsole';
-import { Panel } from './ui';
+import { Panel } from '../../components/Panel';
 import { ErrorBox } from '../../components/ErrorBox';
 import { Skeleton } from '../../components/Skeleton';
 

@@ -5,7 +5,7 @@ import { RefreshButton } from '../../components/RefreshButton';
 import { LoadOlder, QueryStates } from '../../components/QueryStates';
 import { call, client } from '../../lib/api';
 import { adminKeys, formatDateTime, numberFormat, type AuditEntry } from './adminApi';
-import { StatusPill } from './ui';
+import { StatusPill } from '../../components/StatusPill';
 
 const PAGE_SIZE = 20;
 

@@ -4,7 +4,7 @@ import clsx from 'clsx';
 import { call, client, describeError } from '../../lib/api';
 import { adminKeys, numberFormat } from './adminApi';
 import { toolTitle } from './JobsConsole';
-import { Panel } from './ui';
+import { Panel } from '../../components/Panel';
 import { ErrorBox } from '../../components/ErrorBox';
 import { Skeleton } from '../../components/Skeleton';
 

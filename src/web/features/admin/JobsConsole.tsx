@@ -10,7 +10,7 @@ import { LoadOlder, QueryStates } from '../../components/QueryStates';
 import { useDebounced } from '../../lib/useDebounced';
 import { call, client, describeError, errorMessage } from '../../lib/api';
 import { adminKeys, formatDateTime, numberFormat } from './adminApi';
-import { StatusPill } from './ui';
+import { StatusPill } from '../../components/StatusPill';
 
 const PAGE_SIZE = 20;
 

@@ -6,7 +6,7 @@ import { TOOL_CATALOG, type ToolName } from '../../../shared/pricing.js';
 import { call, client, describeError } from '../../lib/api';
 import { Button } from '../../components/Button';
 import { adminKeys, formatDateTime, money, numberFormat } from './adminApi';
-import { Panel } from './ui';
+import { Panel } from '../../components/Panel';
 import { ErrorBox } from '../../components/ErrorBox';
 import { Skeleton } from '../../components/Skeleton';
 

@@ -14,7 +14,9 @@ import { call, client, describeError, errorMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { fetchPricing } from '../../lib/usePricing';
 import { adminKeys, money, numberFormat, parseBaseCost, parseWholeNumber } from './adminApi';
-import { Panel, StatusPill, SuccessBox } from './ui';
+import { Panel } from '../../components/Panel';
+import { StatusPill } from '../../components/StatusPill';
+import { SuccessBox } from '../../components/Notice';
 import { ErrorBox } from '../../components/ErrorBox';
 import { Skeleton } from '../../components/Skeleton';
 

@@ -10,7 +10,7 @@ import { useDebounced } from '../../lib/useDebounced';
 import { call, client, describeError, errorMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { adminKeys, formatDateTime, numberFormat, type AdminUser } from './adminApi';
-import { StatusPill } from './ui';
+import { StatusPill } from '../../components/StatusPill';
 
 const RESULTS = 20;
 

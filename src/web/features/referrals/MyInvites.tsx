@@ -15,7 +15,9 @@ import {
 import { inviteMessages } from '../../../shared/messages.js';
 import { Button } from '../../components/Button';
 import { call, client, describeError, errorMessage } from '../../lib/api';
-import { Panel, StatusPill, SuccessBox } from '../admin/ui';
+import { Panel } from '../../components/Panel';
+import { StatusPill } from '../../components/StatusPill';
+import { SuccessBox } from '../../components/Notice';
 import { ErrorBox } from '../../components/ErrorBox';
 import { Skeleton } from '../../components/Skeleton';
 import { CopyButton } from './CopyButton';

@@ -9,7 +9,7 @@ import { RefreshButton } from '../../components/RefreshButton';
 import { QueryStates } from '../../components/QueryStates';
 import { useDebounced } from '../../lib/useDebounced';
 import { call, client } from '../../lib/api';
-import { Panel } from '../admin/ui';
+import { Panel } from '../../components/Panel';
 import { InviteItem } from './MyInvites';
 import { formatDateTime, referralKeys } from './referralsApi';
 
