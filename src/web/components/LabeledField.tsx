@@ -1,14 +1,25 @@
-import type { ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import clsx from 'clsx';
+
+interface FieldFrame {
+  label: ReactNode;
+  /** Shown inside the control's left edge. */
+  icon?: ReactNode;
+  /** The small grey label of filter bars and dense rows, over a lower control. */
+  compact?: boolean;
+  /** Classes of the wrapper (its width in a row). */
+  className?: string;
+}
 
 /**
  * A form field: its label above and, when given, an icon inside the input's
  * left edge (the input then needs `pl-10`). The forms of sign-in, sign-up,
- * password reset and the account page share it, so they look alike.
+ * password reset, the account page and the admin screens share it, so they look alike.
  */
-export function LabeledField({ id, label, icon, children }: { id: string; label: string; icon?: ReactNode; children: ReactNode }) {
+export function LabeledField({ id, label, icon, compact, className, children }: FieldFrame & { id: string; children: ReactNode }) {
   return (
-    <div>
-      <label htmlFor={id} className="field-label">
+    <div className={className}>
+      <label htmlFor={id} className={compact ? 'mb-1 block text-xs font-medium text-zinc-400' : 'field-label'}>
         {label}
       </label>
       {icon ? (
@@ -25,5 +36,89 @@ export function LabeledField({ id, label, icon, children }: { id: string; label:
         children
       )}
     </div>
+  );
+}
+
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'className' | 'children'>;
+
+/**
+ * A labelled text input bound to a string. `invalid` marks it (red edge, aria-invalid);
+ * `after` sits beside the input inside the same box (a show-password toggle).
+ */
+export function LabeledInput({
+  label,
+  icon,
+  compact,
+  className,
+  inputClassName,
+  value,
+  onChange,
+  invalid,
+  after,
+  id,
+  ...input
+}: FieldFrame &
+  InputProps & {
+    value: string;
+    onChange: (value: string) => void;
+    inputClassName?: string;
+    invalid?: boolean;
+    after?: ReactNode;
+  }) {
+  const ownId = useId();
+  const inputId = id ?? ownId;
+  return (
+    <LabeledField id={inputId} label={label} icon={icon} compact={compact} className={className}>
+      <input
+        id={inputId}
+        className={clsx('input', icon && 'pl-10', compact && 'py-2', invalid && 'border-red-500/70', inputClassName)}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={invalid || undefined}
+        {...input}
+      />
+      {after}
+    </LabeledField>
+  );
+}
+
+type SelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'value' | 'onChange' | 'className' | 'children'>;
+
+/** A labelled native select; `options` in their order, `value` one of theirs. */
+export function LabeledSelect<V extends string>({
+  label,
+  compact,
+  className,
+  selectClassName,
+  value,
+  onChange,
+  options,
+  id,
+  ...select
+}: Omit<FieldFrame, 'icon'> &
+  SelectProps & {
+    value: V;
+    onChange: (value: V) => void;
+    options: readonly { value: V; label: string }[];
+    selectClassName?: string;
+  }) {
+  const ownId = useId();
+  const selectId = id ?? ownId;
+  return (
+    <LabeledField id={selectId} label={label} compact={compact} className={className}>
+      <select
+        id={selectId}
+        className={clsx('input', compact && 'py-2', selectClassName)}
+        value={value}
+        onChange={(e) => onChange(options.find((o) => o.value === e.target.value)?.value ?? value)}
+        {...select}
+      >
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </LabeledField>
   );
 }

@@ -8,7 +8,7 @@ import { errorMessage } from '../../lib/api';
 import { clearSignOutNotice, signOutNotice } from '../../lib/signOutNotice';
 import { Button } from '../../components/Button';
 import { FormError } from '../../components/FormError';
-import { LabeledField } from '../../components/LabeledField';
+import { LabeledInput } from '../../components/LabeledField';
 import { TermsText } from './TermsText';
 import { useReferralOnly } from './useReferralSetting';
 import { EmailField } from './EmailField';
@@ -23,7 +23,6 @@ export function AuthForm() {
   const { signIn, signUp } = useAuth();
   const navigate = useNavigate();
   const referralOnly = useReferralOnly();
-  const ids = useId();
 
   const [mode, setMode] = useState<Mode>('login');
   const [name, setName] = useState('');
@@ -92,8 +91,6 @@ export function AuthForm() {
     }
   };
 
-  const fieldId = (n: string) => `${ids}-${n}`;
-
   if (mode === 'forgot') {
     return (
       <Suspense fallback={null}>
@@ -124,42 +121,31 @@ export function AuthForm() {
       <FormError message={error} className="mb-5" />
 
       <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label={isRegister ? 'Create account' : 'Sign in'}>
-        {isRegister && (
-          <LabeledField id={fieldId('name')} label="Full name" icon={<User />}>
-            <input
-              id={fieldId('name')}
-              className="input pl-10"
-              type="text"
-              autoComplete="name"
-              placeholder="Jane Doe"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-            />
-          </LabeledField>
-        )}
+        {isRegister && <LabeledInput label="Full name" icon={<User />} type="text" autoComplete="name" placeholder="Jane Doe" value={name} onChange={setName} />}
 
-        <EmailField id={fieldId('email')} value={email} onChange={setEmail} />
+        <EmailField value={email} onChange={setEmail} />
 
-        <LabeledField id={fieldId('password')} label="Password" icon={<Lock />}>
-          <input
-            id={fieldId('password')}
-            className="input pr-11 pl-10"
-            type={showPassword ? 'text' : 'password'}
-            autoComplete={isRegister ? 'new-password' : 'current-password'}
-            placeholder={isRegister ? 'At least 6 characters' : 'Your password'}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <button
-            type="button"
-            onClick={() => setShowPassword((v) => !v)}
-            aria-pressed={showPassword}
-            className="absolute inset-y-0 right-0 flex w-11 items-center justify-center rounded-r-xl text-zinc-400 transition hover:text-white"
-          >
-            {showPassword ? <EyeOff className="size-4" aria-hidden="true" /> : <Eye className="size-4" aria-hidden="true" />}
-            <span className="sr-only">{showPassword ? 'Hide password' : 'Show password'}</span>
-          </button>
-        </LabeledField>
+        <LabeledInput
+          label="Password"
+          icon={<Lock />}
+          inputClassName="pr-11"
+          type={showPassword ? 'text' : 'password'}
+          autoComplete={isRegister ? 'new-password' : 'current-password'}
+          placeholder={isRegister ? 'At least 6 characters' : 'Your password'}
+          value={password}
+          onChange={setPassword}
+          after={
+            <button
+              type="button"
+              onClick={() => setShowPassword((v) => !v)}
+              aria-pressed={showPassword}
+              className="absolute inset-y-0 right-0 flex w-11 items-center justify-center rounded-r-xl text-zinc-400 transition hover:text-white"
+            >
+              {showPassword ? <EyeOff className="size-4" aria-hidden="true" /> : <Eye className="size-4" aria-hidden="true" />}
+              <span className="sr-only">{showPassword ? 'Hide password' : 'Show password'}</span>
+            </button>
+          }
+        />
 
         {!isRegister && (
           <div className="-mt-2 flex justify-end">
@@ -178,41 +164,38 @@ export function AuthForm() {
 
         {isRegister && (
           <>
-            <LabeledField id={fieldId('confirm')} label="Confirm password" icon={<Lock />}>
-              <input
-                id={fieldId('confirm')}
-                className="input pl-10"
-                type={showPassword ? 'text' : 'password'}
-                autoComplete="new-password"
-                placeholder="Repeat your password"
-                value={confirmPassword}
-                onChange={(e) => setConfirmPassword(e.target.value)}
-              />
-            </LabeledField>
+            <LabeledInput
+              label="Confirm password"
+              icon={<Lock />}
+              type={showPassword ? 'text' : 'password'}
+              autoComplete="new-password"
+              placeholder="Repeat your password"
+              value={confirmPassword}
+              onChange={setConfirmPassword}
+            />
 
             {referralOnly && (
-              <LabeledField id={fieldId('invite')} label="Invite code" icon={<Ticket />}>
-                <input
-                  id={fieldId('invite')}
-                  className="input pl-10 font-mono tracking-wider uppercase placeholder:font-sans placeholder:tracking-normal placeholder:normal-case"
-                  type="text"
-                  autoComplete="off"
-                  autoCapitalize="characters"
-                  spellCheck={false}
-                  placeholder="Required: registration is invite-only"
-                  value={inviteCode}
-                  onChange={(e) => setInviteCode(e.target.value)}
-                />
-              </LabeledField>
+              <LabeledInput
+                label="Invite code"
+                icon={<Ticket />}
+                inputClassName="font-mono tracking-wider uppercase placeholder:font-sans placeholder:tracking-normal placeholder:normal-case"
+                type="text"
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                placeholder="Required: registration is invite-only"
+                value={inviteCode}
+                onChange={setInviteCode}
+              />
             )}
 
             <TermsText />
 
             <div className="space-y-2.5">
-              <Checkbox id={fieldId('age')} checked={confirmAge} onChange={setConfirmAge}>
+              <Checkbox checked={confirmAge} onChange={setConfirmAge}>
                 I confirm that I am at least 18 years old
               </Checkbox>
-              <Checkbox id={fieldId('terms')} checked={acceptTerms} onChange={setAcceptTerms}>
+              <Checkbox checked={acceptTerms} onChange={setAcceptTerms}>
                 I agree to the Terms of Service
               </Checkbox>
             </div>
@@ -238,17 +221,8 @@ export function AuthForm() {
   );
 }
 
-function Checkbox({
-  id,
-  checked,
-  onChange,
-  children,
-}: {
-  id: string;
-  checked: boolean;
-  onChange: (v: boolean) => void;
-  children: ReactNode;
-}) {
+function Checkbox({ checked, onChange, children }: { checked: boolean; onChange: (v: boolean) => void; children: ReactNode }) {
+  const id = useId();
   return (
     <div className="flex items-start gap-2.5">
       <input

@@ -1,33 +1,21 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { ArrowLeft, MailCheck } from 'lucide-react';
 import { messages } from '../../../shared/messages.js';
 import { Button } from '../../components/Button';
 import { FormError } from '../../components/FormError';
-import { errorMessage } from '../../lib/api';
+import { Notice } from '../../components/Notice';
+import { useFormSubmit } from '../../lib/useFormSubmit';
 import { accountApi } from '../account/accountApi';
 import { EmailField } from './EmailField';
 
 /** 'Forgot password?': asks for the address and always answers the same way. */
 export function ForgotPasswordForm({ initialEmail, onBack }: { initialEmail: string; onBack: () => void }) {
-  const id = useId();
   const [email, setEmail] = useState(initialEmail);
-  const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    if (!email.trim()) return setError(messages.emailRequired);
-    setBusy(true);
-    try {
-      setSent((await accountApi.forgotPassword(email.trim())).message);
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const form = useFormSubmit(
+    () => (email.trim() ? null : messages.emailRequired),
+    async () => setSent((await accountApi.forgotPassword(email.trim())).message),
+  );
 
   return (
     <div className="panel w-full p-6 shadow-2xl shadow-black/40 sm:p-8">
@@ -36,15 +24,14 @@ export function ForgotPasswordForm({ initialEmail, onBack }: { initialEmail: str
         <p className="mt-1 text-sm text-zinc-400">Enter the email you signed up with and we'll send you a link.</p>
       </div>
       {sent ? (
-        <div role="status" className="flex items-start gap-2.5 rounded-xl border border-emerald-500/40 bg-emerald-500/10 px-3.5 py-3 text-sm text-emerald-200">
-          <MailCheck className="mt-0.5 size-4 shrink-0 text-emerald-300" aria-hidden="true" />
-          <span>{sent}</span>
-        </div>
+        <Notice tone="success" icon={MailCheck}>
+          {sent}
+        </Notice>
       ) : (
-        <form noValidate onSubmit={submit} className="space-y-4" aria-label="Reset password">
-          <FormError message={error} />
-          <EmailField id={`${id}-email`} value={email} onChange={setEmail} />
-          <Button type="submit" loading={busy} className="w-full py-3">
+        <form noValidate onSubmit={form.submit} className="space-y-4" aria-label="Reset password">
+          <FormError message={form.error} />
+          <EmailField value={email} onChange={setEmail} />
+          <Button type="submit" loading={form.busy} className="w-full py-3">
             Send reset link
           </Button>
         </form>
