@@ -1,8 +1,8 @@
 import { useId } from 'react';
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { ExternalLink, Receipt } from 'lucide-react';
 import { Button } from '../../components/Button';
 import { call, client, errorMessage } from '../../lib/api';
+import { useCursorPages } from '../../lib/useCursorPages';
 import { Card } from './Card';
 import { formatMoney, PurchaseStatus } from '../payments/purchase-format';
 
@@ -12,13 +12,10 @@ const PAGE = 10;
 /** Account > Purchases: every bundle bought, what it cost, its status and a receipt. */
 export function PurchasesCard() {
   const id = useId();
-  const q = useInfiniteQuery({
+  const { query: q, items } = useCursorPages({
     queryKey: ['account', 'purchases'],
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => call(client.GET('/api/purchases', { params: { query: { limit: PAGE, cursor: pageParam ?? undefined } } })),
-    getNextPageParam: (last) => last.next_cursor ?? null,
+    fetchPage: (cursor) => call(client.GET('/api/purchases', { params: { query: { limit: PAGE, cursor } } })),
   });
-  const items = q.data?.pages.flatMap((p) => p.items) ?? [];
 
   return (
     <Card labelId={`${id}-title`} title="Purchases" description="ENERGY bundles you bought, with a receipt for each." icon={<Receipt />}>

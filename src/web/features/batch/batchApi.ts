@@ -1,8 +1,9 @@
 import { useEffect, useRef } from 'react';
-import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { BATCH_EVENT, type Batch, type BatchRequest } from '../../../shared/batch.schema.js';
 import { call, client } from '../../lib/api';
 import { useServerEvent, useServerReconnect } from '../../lib/events';
+import { useCursorPages } from '../../lib/useCursorPages';
 import { applyJobEvent } from './batchProgress';
 
 /** Batch Processing as the web app sees it (src/shared/batch.schema.ts is the contract). */
@@ -29,16 +30,13 @@ const BATCH_PAGE = 10;
 
 /** The user's batches, newest first, a page at a time; `total` counts them all. */
 export function useBatchList() {
-  const query = useInfiniteQuery({
+  const { query, items } = useCursorPages({
     queryKey: batchKeys.list,
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam, signal }) =>
-      call(client.GET('/api/batches', { params: { query: { limit: BATCH_PAGE, cursor: pageParam ?? undefined } }, signal })),
-    getNextPageParam: (last) => last.next_cursor,
+    fetchPage: (cursor, signal) => call(client.GET('/api/batches', { params: { query: { limit: BATCH_PAGE, cursor } }, signal })),
     staleTime: 10_000,
   });
   const pages = query.data?.pages;
-  return { query, items: pages?.flatMap((p) => p.items) ?? [], recent: pages?.[0]?.items ?? [], total: pages?.[0]?.total };
+  return { query, items, recent: pages?.[0]?.items ?? [], total: pages?.[0]?.total };
 }
 
 /**

@@ -1,9 +1,9 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { AlertCircle, ArrowDownLeft, ArrowUpRight, Gift, History, RotateCcw, Zap } from 'lucide-react';
 import clsx from 'clsx';
 import { TRANSACTIONS_SHOWN } from '../../../shared/constants.js';
 import { call, client, describeError } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
+import { useCursorPages } from '../../lib/useCursorPages';
 import { Button } from '../../components/Button';
 
 const TYPE_STYLE: Record<string, { label: string; icon: typeof Zap; tone: string }> = {
@@ -23,16 +23,11 @@ function formatDate(iso: string): string {
 
 /** The latest ENERGY transactions (requirements §3: latest 10), newest first, with 'Show older'. */
 export function TransactionsPanel() {
-  const q = useInfiniteQuery({
+  const { query: q, items } = useCursorPages({
     queryKey: queryKeys.transactions,
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) =>
-      call(client.GET('/api/transactions', { params: { query: { limit: TRANSACTIONS_SHOWN, cursor: pageParam ?? undefined } } })),
-    getNextPageParam: (last) => last.next_cursor ?? null,
+    fetchPage: (cursor) => call(client.GET('/api/transactions', { params: { query: { limit: TRANSACTIONS_SHOWN, cursor } } })),
     staleTime: 30_000,
   });
-
-  const items = q.data?.pages.flatMap((p) => p.items) ?? [];
   const error = q.error;
 
   return (

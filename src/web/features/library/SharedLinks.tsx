@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Copy, Film, ImageIcon, Link2, Loader2 } from 'lucide-react';
 import clsx from 'clsx';
 import { toast } from 'sonner';
@@ -8,6 +8,7 @@ import { Button } from '../../components/Button';
 import { EmptyState } from './GalleryParts';
 import { fetchLibraryItem, libraryKeys } from './api';
 import { formatDate } from '../../lib/format';
+import { useCursorPages } from '../../lib/useCursorPages';
 import { Thumb } from './Thumb';
 
 /** Every query about share links starts with this key, so a change anywhere refreshes them all. */
@@ -17,15 +18,11 @@ const PAGE = 50;
 
 /** The user's share links, newest first, a page at a time (GET /api/shares). */
 export function useMyShares() {
-  const query = useInfiniteQuery({
+  return useCursorPages({
     queryKey: sharesKeys.mine,
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam, signal }) =>
-      call(client.GET('/api/shares', { params: { query: { limit: PAGE, cursor: pageParam ?? undefined } }, signal })),
-    getNextPageParam: (last) => last.next_cursor,
+    fetchPage: (cursor, signal) => call(client.GET('/api/shares', { params: { query: { limit: PAGE, cursor } }, signal })),
     staleTime: 10_000,
   });
-  return { query, items: query.data?.pages.flatMap((p) => p.items) ?? [] };
 }
 
 const STATUS_LABEL: Record<ShareLink['status'], string> = { active: 'Active', expired: 'Expired', revoked: 'Turned off' };
