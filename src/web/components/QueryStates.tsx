@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { describeError } from '../lib/api';
 import { Button } from './Button';
 import { ErrorBox } from './ErrorBox';
@@ -79,5 +79,66 @@ export function LoadOlder({
         </ErrorBox>
       )}
     </>
+  );
+}
+
+interface PagedQuery {
+  isPending: boolean;
+  error: unknown;
+  refetch: () => unknown;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  isFetchNextPageError: boolean;
+  fetchNextPage: () => unknown;
+}
+
+/**
+ * A list read page by page (`useCursorPages`), drawn as a bordered column of rows: the states of
+ * QueryStates (its error only while no row shows: a failed older page is LoadOlder's), a note with
+ * an icon when there are no rows, else each row (`row`, an `li`) and 'Load older'.
+ */
+export function PagedList<T>({
+  pages: { query, items },
+  row,
+  label,
+  failed,
+  olderFailed,
+  bar,
+  empty,
+}: {
+  pages: { query: PagedQuery; items: T[] };
+  row: (item: T) => ReactNode;
+  /** The list's accessible name. */
+  label: string;
+  failed: string;
+  /** What a failed older page says before the reason; without it, LoadOlder shows none. */
+  olderFailed?: string;
+  bar: string;
+  empty: { icon: ComponentType<{ className?: string }>; text: string; action?: ReactNode };
+}) {
+  const EmptyIcon = empty.icon;
+  return (
+    <QueryStates
+      pending={query.isPending}
+      error={items.length === 0 ? query.error : null}
+      onRetry={() => void query.refetch()}
+      failed={failed}
+      count={items.length}
+      bar={bar}
+      empty={
+        <div className="rounded-xl border border-dashed border-zinc-800 px-4 py-8 text-center">
+          <EmptyIcon className="mx-auto size-8 text-zinc-700" aria-hidden="true" />
+          <p className="mt-2 text-sm text-zinc-400">{empty.text}</p>
+          {empty.action}
+        </div>
+      }
+    >
+      <>
+        <ul className="divide-y divide-zinc-800/80 overflow-hidden rounded-xl border border-zinc-800" aria-label={label}>
+          {items.map(row)}
+        </ul>
+        <LoadOlder query={query} failed={olderFailed} />
+      </>
+    </QueryStates>
   );
 }

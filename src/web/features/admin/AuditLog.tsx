@@ -1,9 +1,9 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { ArrowRight, History } from 'lucide-react';
 import { TOOL_CATALOG, type ToolName } from '../../../shared/pricing.js';
 import { RefreshButton } from '../../components/RefreshButton';
-import { LoadOlder, QueryStates } from '../../components/QueryStates';
+import { PagedList } from '../../components/QueryStates';
 import { call, client } from '../../lib/api';
+import { useCursorPages } from '../../lib/useCursorPages';
 import { adminKeys, formatDateTime, numberFormat, type AuditEntry } from './adminApi';
 import { StatusPill } from '../../components/StatusPill';
 
@@ -85,62 +85,48 @@ function Changes({ entry }: { entry: AuditEntry }) {
 
 /** GET /api/admin/audit: who changed what, when, old -> new; newest first, paged. */
 export function AuditLog() {
-  const q = useInfiniteQuery({
+  const changes = useCursorPages({
     queryKey: adminKeys.audit,
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) =>
-      call(client.GET('/api/admin/audit', { params: { query: { limit: PAGE_SIZE, cursor: pageParam ?? undefined } } })),
-    getNextPageParam: (last) => last.next_cursor ?? null,
+    fetchPage: (cursor) => call(client.GET('/api/admin/audit', { params: { query: { limit: PAGE_SIZE, cursor } } })),
     staleTime: 15_000,
   });
-  const items = q.data?.pages.flatMap((p) => p.items) ?? [];
 
   return (
     <div className="space-y-3">
       <div className="flex items-center justify-between gap-2">
         <p className="text-sm text-zinc-400">Every change to prices, plans, registration, roles, grants and refunds.</p>
-        <RefreshButton onRefresh={q.refetch} busy={q.isRefetching} label="Refresh change history" />
+        <RefreshButton onRefresh={changes.query.refetch} busy={changes.query.isRefetching} label="Refresh change history" />
       </div>
-      <QueryStates
-        pending={q.isPending}
-        error={items.length === 0 ? q.error : null}
-        onRetry={() => void q.refetch()}
+      <PagedList
+        pages={changes}
+        row={(e) => <AuditRow key={e.id} entry={e} />}
+        label="Admin change history"
         failed="Could not load the change history"
-        count={items.length}
+        olderFailed="Could not load older changes"
         bar="h-14"
-        empty={
-          <div className="rounded-xl border border-dashed border-zinc-800 px-4 py-8 text-center">
-            <History className="mx-auto size-8 text-zinc-700" aria-hidden="true" />
-            <p className="mt-2 text-sm text-zinc-400">No admin changes yet.</p>
-          </div>
-        }
-      >
-        <>
-          <ul className="divide-y divide-zinc-800/80 overflow-hidden rounded-xl border border-zinc-800" aria-label="Admin change history">
-            {items.map((e) => {
-              const action = ACTIONS[e.action] ?? { label: e.action, tone: 'zinc' as const };
-              return (
-                <li key={e.id} className="bg-zinc-950/40 px-3.5 py-3 text-sm" data-testid="audit-entry">
-                  <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
-                    <span className="flex min-w-0 flex-wrap items-center gap-2">
-                      <StatusPill tone={action.tone}>{action.label}</StatusPill>
-                      <span className="font-medium text-zinc-100">{targetLabel(e)}</span>
-                    </span>
-                    <time dateTime={e.created_at} className="text-xs text-zinc-400">
-                      {formatDateTime(e.created_at)}
-                    </time>
-                  </div>
-                  <div className="mt-1.5 text-xs">
-                    <Changes entry={e} />
-                  </div>
-                  <p className="mt-1 truncate text-xs text-zinc-400">by {e.admin_email ?? 'a removed account'}</p>
-                </li>
-              );
-            })}
-          </ul>
-          <LoadOlder query={q} failed="Could not load older changes" />
-        </>
-      </QueryStates>
+        empty={{ icon: History, text: 'No admin changes yet.' }}
+      />
     </div>
+  );
+}
+
+function AuditRow({ entry: e }: { entry: AuditEntry }) {
+  const action = ACTIONS[e.action] ?? { label: e.action, tone: 'zinc' as const };
+  return (
+    <li className="bg-zinc-950/40 px-3.5 py-3 text-sm" data-testid="audit-entry">
+      <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
+        <span className="flex min-w-0 flex-wrap items-center gap-2">
+          <StatusPill tone={action.tone}>{action.label}</StatusPill>
+          <span className="font-medium text-zinc-100">{targetLabel(e)}</span>
+        </span>
+        <time dateTime={e.created_at} className="text-xs text-zinc-400">
+          {formatDateTime(e.created_at)}
+        </time>
+      </div>
+      <div className="mt-1.5 text-xs">
+        <Changes entry={e} />
+      </div>
+      <p className="mt-1 truncate text-xs text-zinc-400">by {e.admin_email ?? 'a removed account'}</p>
+    </li>
   );
 }

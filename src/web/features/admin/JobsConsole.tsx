@@ -1,12 +1,14 @@
-import { useId, useState } from 'react';
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Ban, ListChecks, RotateCcw } from 'lucide-react';
 import { toast } from 'sonner';
 import { TOOLS, type ToolEndpoint } from '../../../shared/tool-catalog.js';
 import { ADMIN_JOB_STATUSES, type AdminJob } from '../../../shared/admin-jobs.schema.js';
 import { Button } from '../../components/Button';
+import { LabeledInput, LabeledSelect } from '../../components/LabeledField';
 import { RefreshButton } from '../../components/RefreshButton';
-import { LoadOlder, QueryStates } from '../../components/QueryStates';
+import { PagedList } from '../../components/QueryStates';
+import { useCursorPages } from '../../lib/useCursorPages';
 import { useDebounced } from '../../lib/useDebounced';
 import { call, client, describeError, errorMessage } from '../../lib/api';
 import { adminKeys, formatDateTime, numberFormat } from './adminApi';
@@ -31,6 +33,10 @@ const PERIODS = [
 
 export const toolTitle = (tool: string) => TOOLS[tool as ToolEndpoint]?.title ?? tool;
 
+const TOOL_OPTIONS = [{ value: '', label: 'All tools' }, ...Object.values(TOOLS).map((t) => ({ value: t.endpoint as string, label: t.title }))];
+const STATUS_OPTIONS = [{ value: '' as const, label: 'Any status' }, ...ADMIN_JOB_STATUSES.map((s) => ({ value: s, label: STATUS[s].label }))];
+const PERIOD_OPTIONS = PERIODS.map((p) => ({ value: p.id, label: p.label }));
+
 function duration(ms: number | null): string {
   if (ms === null) return '—';
   if (ms < 1000) return `${ms} ms`;
@@ -40,7 +46,6 @@ function duration(ms: number | null): string {
 
 /** GET /api/admin/jobs: every run, filtered by tool, status, user and time; retry and cancel one. */
 export function JobsConsole() {
-  const ids = { tool: useId(), status: useId(), user: useId(), period: useId() };
   const [tool, setTool] = useState('');
   const [status, setStatus] = useState<AdminJob['status'] | ''>('');
   const [userText, setUserText] = useState('');
@@ -48,10 +53,9 @@ export function JobsConsole() {
   const user = useDebounced(userText.trim(), 300);
 
   const filters = { tool, status, user, period };
-  const q = useInfiniteQuery({
+  const jobs = useCursorPages({
     queryKey: adminKeys.jobs(filters),
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => {
+    fetchPage: (cursor) => {
       const span = PERIODS.find((p) => p.id === period)!.ms;
       const query = {
         limit: PAGE_SIZE,
@@ -59,112 +63,48 @@ export function JobsConsole() {
         status: status || undefined,
         user: user || undefined,
         from: span ? new Date(Date.now() - span).toISOString() : undefined,
-        cursor: pageParam ?? undefined,
+        cursor,
       };
       return call(client.GET('/api/admin/jobs', { params: { query } }));
     },
-    getNextPageParam: (last) => last.next_cursor ?? null,
     staleTime: 5_000,
   });
-  const items = q.data?.pages.flatMap((p) => p.items) ?? [];
+  const q = jobs.query;
   const filtered = tool || status || user || period !== 'all';
+  const clearFilters = () => {
+    setTool('');
+    setStatus('');
+    setUserText('');
+    setPeriod('all');
+  };
 
   return (
     <div className="space-y-3">
       <div className="grid grid-cols-2 gap-2 md:grid-cols-[repeat(4,minmax(0,1fr))_auto] md:items-end">
-        <div>
-          <label htmlFor={ids.tool} className="mb-1 block text-xs font-medium text-zinc-400">
-            Tool
-          </label>
-          <select id={ids.tool} value={tool} onChange={(e) => setTool(e.target.value)} className="input w-full py-2">
-            <option value="">All tools</option>
-            {Object.values(TOOLS).map((t) => (
-              <option key={t.endpoint} value={t.endpoint}>
-                {t.title}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor={ids.status} className="mb-1 block text-xs font-medium text-zinc-400">
-            Status
-          </label>
-          <select id={ids.status} value={status} onChange={(e) => setStatus(ADMIN_JOB_STATUSES.find((s) => s === e.target.value) ?? '')} className="input w-full py-2">
-            <option value="">Any status</option>
-            {ADMIN_JOB_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS[s].label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor={ids.user} className="mb-1 block text-xs font-medium text-zinc-400">
-            User
-          </label>
-          <input
-            id={ids.user}
-            type="search"
-            value={userText}
-            onChange={(e) => setUserText(e.target.value)}
-            placeholder="E-mail or id"
-            autoComplete="off"
-            className="input w-full py-2"
-          />
-        </div>
-        <div>
-          <label htmlFor={ids.period} className="mb-1 block text-xs font-medium text-zinc-400">
-            Started
-          </label>
-          <select id={ids.period} value={period} onChange={(e) => setPeriod(e.target.value as typeof period)} className="input w-full py-2">
-            {PERIODS.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <LabeledSelect compact label="Tool" value={tool} onChange={setTool} options={TOOL_OPTIONS} />
+        <LabeledSelect compact label="Status" value={status} onChange={setStatus} options={STATUS_OPTIONS} />
+        <LabeledInput compact label="User" type="search" value={userText} onChange={setUserText} placeholder="E-mail or id" autoComplete="off" />
+        <LabeledSelect compact label="Started" value={period} onChange={setPeriod} options={PERIOD_OPTIONS} />
         <RefreshButton onRefresh={q.refetch} busy={q.isRefetching} label="Refresh jobs" wide className="col-span-2 justify-self-end md:col-span-1" />
       </div>
 
-      <QueryStates
-        pending={q.isPending}
-        error={items.length === 0 ? q.error : null}
-        onRetry={() => void q.refetch()}
+      <PagedList
+        pages={jobs}
+        row={(job) => <JobRow key={job.id} job={job} />}
+        label="Jobs"
         failed="Could not load jobs"
-        count={items.length}
+        olderFailed="Could not load older jobs"
         bar="h-16"
-        empty={
-          <div className="rounded-xl border border-dashed border-zinc-800 px-4 py-8 text-center">
-            <ListChecks className="mx-auto size-8 text-zinc-700" aria-hidden="true" />
-            <p className="mt-2 text-sm text-zinc-400">{filtered ? 'No jobs match these filters.' : 'No jobs yet.'}</p>
-            {filtered && (
-              <Button
-                variant="secondary"
-                size="sm"
-                className="mt-3"
-                onClick={() => {
-                  setTool('');
-                  setStatus('');
-                  setUserText('');
-                  setPeriod('all');
-                }}
-              >
-                Clear filters
-              </Button>
-            )}
-          </div>
-        }
-      >
-        <>
-          <ul className="divide-y divide-zinc-800/80 overflow-hidden rounded-xl border border-zinc-800" aria-label="Jobs">
-            {items.map((job) => (
-              <JobRow key={job.id} job={job} />
-            ))}
-          </ul>
-          <LoadOlder query={q} failed="Could not load older jobs" />
-        </>
-      </QueryStates>
+        empty={{
+          icon: ListChecks,
+          text: filtered ? 'No jobs match these filters.' : 'No jobs yet.',
+          action: filtered && (
+            <Button variant="secondary" size="sm" className="mt-3" onClick={clearFilters}>
+              Clear filters
+            </Button>
+          ),
+        }}
+      />
     </div>
   );
 }

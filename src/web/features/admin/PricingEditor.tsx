@@ -10,6 +10,7 @@ import { adminUiMessages } from '../../../shared/messages.js';
 import { effectiveCost, VIEW_TOOL } from '../../../shared/pricing.js';
 import type { ToolPricing } from '../../../shared/pricing.schema.js';
 import { Button } from '../../components/Button';
+import { LabeledInput } from '../../components/LabeledField';
 import { call, client, describeError, errorMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { fetchPricing } from '../../lib/usePricing';
@@ -276,33 +277,30 @@ function NumberField({
   hint?: string;
 }) {
   const id = useId();
+  const showHint = invalid && hint;
   return (
-    <div className="min-w-0">
-      <label htmlFor={id} className="mb-1 block text-xs font-medium text-zinc-400">
-        {label}
-      </label>
-      <input
-        id={id}
-        type="number"
-        inputMode="numeric"
-        min={0}
-        step={1}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={invalid || undefined}
-        aria-describedby={invalid && hint ? `${id}-hint` : undefined}
-        className={clsx(
-          'input py-2 tabular-nums',
-          invalid && 'border-red-500/70 focus:border-red-500 focus:ring-red-500/30',
-          changed && !invalid && 'border-fuchsia-500/60',
-        )}
-      />
-      {invalid && hint && (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-red-300">
-          {hint}
-        </p>
-      )}
-    </div>
+    <LabeledInput
+      compact
+      id={id}
+      label={label}
+      className="min-w-0"
+      inputClassName={clsx('tabular-nums', invalid && 'focus:border-red-500 focus:ring-red-500/30', changed && !invalid && 'border-fuchsia-500/60')}
+      type="number"
+      inputMode="numeric"
+      min={0}
+      step={1}
+      value={value}
+      onChange={onChange}
+      invalid={invalid}
+      aria-describedby={showHint ? `${id}-hint` : undefined}
+      after={
+        showHint && (
+          <p id={`${id}-hint`} className="mt-1 text-xs text-red-300">
+            {hint}
+          </p>
+        )
+      }
+    />
   );
 }
 

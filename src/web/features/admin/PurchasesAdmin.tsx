@@ -1,9 +1,12 @@
 import { useId, useState } from 'react';
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, Loader2, Receipt, Search, Undo2 } from 'lucide-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ArrowLeft, Receipt, Undo2 } from 'lucide-react';
 import { toast } from 'sonner';
+import type { AdminPurchase } from '../../../shared/purchases.schema.js';
 import { Button } from '../../components/Button';
-import { LoadOlder, QueryStates } from '../../components/QueryStates';
+import { PagedList } from '../../components/QueryStates';
+import { SearchBox } from '../../components/SearchBox';
+import { useCursorPages } from '../../lib/useCursorPages';
 import { useDebounced } from '../../lib/useDebounced';
 import { call, client, describeError, errorMessage } from '../../lib/api';
 import { formatMoney, PurchaseStatus } from '../payments/purchase-format';
@@ -24,69 +27,48 @@ export function PurchasesAdmin() {
 }
 
 function PurchaseList({ onOpen }: { onOpen: (id: string) => void }) {
-  const inputId = useId();
   const [text, setText] = useState('');
   const query = useDebounced(text.trim(), 300);
-  const q = useInfiniteQuery({
+  const purchases = useCursorPages({
     queryKey: keys.list(query),
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) =>
-      call(client.GET('/api/admin/purchases', { params: { query: { query, limit: PAGE, cursor: pageParam ?? undefined } } })),
-    getNextPageParam: (last) => last.next_cursor ?? null,
-    placeholderData: keepPreviousData,
+    fetchPage: (cursor) => call(client.GET('/api/admin/purchases', { params: { query: { query, limit: PAGE, cursor } } })),
+    keepPrevious: true,
     staleTime: 10_000,
   });
-  const items = q.data?.pages.flatMap((p) => p.items) ?? [];
 
   return (
     <div className="space-y-3">
-      <div className="relative">
-        <label htmlFor={inputId} className="sr-only">
-          Search purchases by e-mail or purchase id
-        </label>
-        <Search className="pointer-events-none absolute top-1/2 left-3.5 size-4 -translate-y-1/2 text-zinc-400" aria-hidden="true" />
-        <input id={inputId} type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Search by e-mail or purchase id" className="input pl-10" autoComplete="off" />
-        {q.isFetching && !q.isPending && <Loader2 className="absolute top-1/2 right-3.5 size-4 -translate-y-1/2 animate-spin text-zinc-400" aria-label="Searching" />}
-      </div>
-      <QueryStates
-        pending={q.isPending}
-        error={items.length === 0 ? q.error : null}
-        onRetry={() => void q.refetch()}
+      <SearchBox label="Search purchases by e-mail or purchase id" placeholder="Search by e-mail or purchase id" value={text} onChange={setText} searching={purchases.query.isFetching && !purchases.query.isPending} />
+      <PagedList
+        pages={purchases}
+        row={(p) => <PurchaseRow key={p.id} purchase={p} onOpen={onOpen} />}
+        label="Purchases"
         failed="Could not load purchases"
-        count={items.length}
         bar="h-14"
-        empty={
-          <div className="rounded-xl border border-dashed border-zinc-800 px-4 py-8 text-center">
-            <Receipt className="mx-auto size-8 text-zinc-700" aria-hidden="true" />
-            <p className="mt-2 text-sm text-zinc-400">{query ? 'No purchase matches this search.' : 'No purchases yet.'}</p>
-          </div>
-        }
-      >
-        <>
-          <ul className="divide-y divide-zinc-800/80 overflow-hidden rounded-xl border border-zinc-800" aria-label="Purchases">
-            {items.map((p) => (
-              <li key={p.id}>
-                <button
-                  type="button"
-                  data-testid="admin-purchase-row"
-                  onClick={() => onOpen(p.id)}
-                  className="flex w-full flex-wrap items-center justify-between gap-x-4 gap-y-1 bg-zinc-950/40 px-3.5 py-3 text-left text-sm transition hover:bg-zinc-900 focus-visible:outline-2 focus-visible:outline-violet-400"
-                >
-                  <span className="min-w-0">
-                    <span className="block truncate font-medium text-zinc-100">{p.user_email}</span>
-                    <span className="block text-xs text-zinc-400">
-                      {formatDateTime(p.created_at)} · {p.plan_name} · {numberFormat.format(p.energy)} ENERGY · {formatMoney(p.amount_cents, p.currency)}
-                    </span>
-                  </span>
-                  <PurchaseStatus status={p.status} />
-                </button>
-              </li>
-            ))}
-          </ul>
-          <LoadOlder query={q} />
-        </>
-      </QueryStates>
+        empty={{ icon: Receipt, text: query ? 'No purchase matches this search.' : 'No purchases yet.' }}
+      />
     </div>
+  );
+}
+
+function PurchaseRow({ purchase: p, onOpen }: { purchase: AdminPurchase; onOpen: (id: string) => void }) {
+  return (
+    <li>
+      <button
+        type="button"
+        data-testid="admin-purchase-row"
+        onClick={() => onOpen(p.id)}
+        className="flex w-full flex-wrap items-center justify-between gap-x-4 gap-y-1 bg-zinc-950/40 px-3.5 py-3 text-left text-sm transition hover:bg-zinc-900 focus-visible:outline-2 focus-visible:outline-violet-400"
+      >
+        <span className="min-w-0">
+          <span className="block truncate font-medium text-zinc-100">{p.user_email}</span>
+          <span className="block text-xs text-zinc-400">
+            {formatDateTime(p.created_at)} · {p.plan_name} · {numberFormat.format(p.energy)} ENERGY · {formatMoney(p.amount_cents, p.currency)}
+          </span>
+        </span>
+        <PurchaseStatus status={p.status} />
+      </button>
+    </li>
   );
 }
 

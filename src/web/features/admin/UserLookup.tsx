@@ -1,11 +1,13 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Ban, Crown, Gift, Loader2, Search, ShieldCheck, Undo2, UserRound } from 'lucide-react';
+import { Ban, Crown, Gift, ShieldCheck, Undo2, UserRound } from 'lucide-react';
 import { toast } from 'sonner';
 import { ROLES, type Role } from '../../../shared/constants.js';
 import { useUser } from '../../app/auth';
 import { Button } from '../../components/Button';
+import { LabeledInput, LabeledSelect } from '../../components/LabeledField';
 import { QueryStates } from '../../components/QueryStates';
+import { SearchBox } from '../../components/SearchBox';
 import { useDebounced } from '../../lib/useDebounced';
 import { call, client, describeError, errorMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
@@ -15,6 +17,7 @@ import { StatusPill } from '../../components/StatusPill';
 const RESULTS = 20;
 
 const ROLE_LABEL: Record<Role, string> = { user: 'User', vip: 'VIP', admin: 'Admin' };
+const ROLE_OPTIONS = ROLES.map((r) => ({ value: r, label: ROLE_LABEL[r] }));
 
 function RoleBadge({ role }: { role: Role }) {
   if (role === 'admin')
@@ -34,7 +37,6 @@ function RoleBadge({ role }: { role: Role }) {
 
 /** GET /api/admin/users?query=: find an account, grant ENERGY, change its role. */
 export function UserLookup() {
-  const inputId = useId();
   const [text, setText] = useState('');
   const query = useDebounced(text.trim().toLowerCase(), 300);
 
@@ -48,24 +50,7 @@ export function UserLookup() {
 
   return (
     <div className="space-y-3">
-      <div className="relative">
-        <label htmlFor={inputId} className="sr-only">
-          Search accounts by e-mail or name
-        </label>
-        <Search className="pointer-events-none absolute top-1/2 left-3.5 size-4 -translate-y-1/2 text-zinc-400" aria-hidden="true" />
-        <input
-          id={inputId}
-          type="search"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          placeholder="Search by e-mail or name"
-          className="input pl-10"
-          autoComplete="off"
-        />
-        {q.isFetching && !q.isPending && (
-          <Loader2 className="absolute top-1/2 right-3.5 size-4 -translate-y-1/2 animate-spin text-zinc-400" aria-label="Searching" />
-        )}
-      </div>
+      <SearchBox label="Search accounts by e-mail or name" placeholder="Search by e-mail or name" value={text} onChange={setText} searching={q.isFetching && !q.isPending} />
 
       <QueryStates
         pending={q.isPending}
@@ -97,8 +82,6 @@ function UserRow({ user }: { user: AdminUser }) {
   const me = useUser();
   const qc = useQueryClient();
   const isMe = user.id === me.id;
-  const roleId = useId();
-  const grantId = useId();
   const [amount, setAmount] = useState('');
 
   const refresh = () => {
@@ -194,29 +177,19 @@ function UserRow({ user }: { user: AdminUser }) {
         </div>
       </div>
       <div className="grid shrink-0 grid-cols-1 items-end gap-2 sm:grid-cols-[7rem_minmax(0,1fr)] lg:flex">
-        <div>
-          <label htmlFor={roleId} className="mb-1 block text-xs font-medium text-zinc-400">
-            Role
-          </label>
-          <select
-            id={roleId}
-            value={user.role}
-            disabled={isMe || role.isPending}
-            title={isMe ? 'You cannot change your own role' : undefined}
-            onChange={(e) => {
-              const next = e.target.value as Role;
-              if (next === 'admin' && !window.confirm(`Make ${user.email} an admin? Admins can change prices, roles and balances.`)) return;
-              role.mutate(next);
-            }}
-            className="input w-full py-2 sm:w-28"
-          >
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {ROLE_LABEL[r]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <LabeledSelect
+          compact
+          label="Role"
+          value={user.role}
+          options={ROLE_OPTIONS}
+          disabled={isMe || role.isPending}
+          title={isMe ? 'You cannot change your own role' : undefined}
+          onChange={(next) => {
+            if (next === 'admin' && !window.confirm(`Make ${user.email} an admin? Admins can change prices, roles and balances.`)) return;
+            role.mutate(next);
+          }}
+          selectClassName="sm:w-28"
+        />
         <form
           className="flex min-w-0 items-end gap-2"
           onSubmit={(e) => {
@@ -224,22 +197,19 @@ function UserRow({ user }: { user: AdminUser }) {
             if (canGrant) grant.mutate(grantAmount);
           }}
         >
-          <div className="min-w-0 flex-1 lg:w-28 lg:flex-none">
-            <label htmlFor={grantId} className="mb-1 block text-xs font-medium text-zinc-400">
-              Grant ENERGY
-            </label>
-            <input
-              id={grantId}
-              type="number"
-              min={1}
-              step={1}
-              inputMode="numeric"
-              placeholder="Amount"
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-              className="input py-2 tabular-nums"
-            />
-          </div>
+          <LabeledInput
+            compact
+            label="Grant ENERGY"
+            className="min-w-0 flex-1 lg:w-28 lg:flex-none"
+            inputClassName="tabular-nums"
+            type="number"
+            min={1}
+            step={1}
+            inputMode="numeric"
+            placeholder="Amount"
+            value={amount}
+            onChange={setAmount}
+          />
           <Button type="submit" variant="secondary" disabled={!canGrant} loading={grant.isPending} className="py-2">
             {!grant.isPending && <Gift className="size-4" aria-hidden="true" />} Grant
           </Button>

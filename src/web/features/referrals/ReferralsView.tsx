@@ -1,13 +1,10 @@
-import { Tabs } from 'radix-ui';
 import { Globe2, Ticket, Users, UsersRound } from 'lucide-react';
 import { useAuth } from '../../app/auth';
 import { ViewHeader } from '../../components/ViewHeader';
+import { ViewTabs } from '../../components/ViewTabs';
 import type { DashboardViewProps } from '../dashboard/view-ids';
 import { GenerateInvite, InviteList } from './MyInvites';
 import { AdminInvites, AdminReferrals, MyReferrals } from './ReferralLists';
-
-const tabClass =
-  'inline-flex items-center justify-center gap-1.5 rounded-lg px-2 py-1.5 text-sm font-medium whitespace-nowrap text-zinc-400 sm:px-3 transition hover:text-white data-[state=active]:bg-zinc-800 data-[state=active]:text-white data-[state=active]:shadow';
 
 function MyReferralProgram() {
   return (
@@ -47,31 +44,15 @@ export default function ReferralsView(_props: DashboardViewProps) {
       />
 
       {isAdmin ? (
-        <Tabs.Root defaultValue="mine">
-          <Tabs.List
-            aria-label="Referral lists"
-            className="mb-5 grid w-full grid-cols-3 gap-1 rounded-xl border border-zinc-800 bg-zinc-950/60 p-1 sm:inline-flex sm:w-auto"
-          >
-            <Tabs.Trigger value="mine" className={tabClass}>
-              <Ticket className="hidden size-4 sm:block" aria-hidden="true" /> My invites
-            </Tabs.Trigger>
-            <Tabs.Trigger value="all-invites" className={tabClass}>
-              <Globe2 className="hidden size-4 sm:block" aria-hidden="true" /> All invites
-            </Tabs.Trigger>
-            <Tabs.Trigger value="all-referrals" className={tabClass}>
-              <UsersRound className="hidden size-4 sm:block" aria-hidden="true" /> All referrals
-            </Tabs.Trigger>
-          </Tabs.List>
-          <Tabs.Content value="mine" className="outline-none">
-            <MyReferralProgram />
-          </Tabs.Content>
-          <Tabs.Content value="all-invites" className="outline-none">
-            <AdminInvites />
-          </Tabs.Content>
-          <Tabs.Content value="all-referrals" className="outline-none">
-            <AdminReferrals />
-          </Tabs.Content>
-        </Tabs.Root>
+        <ViewTabs
+          label="Referral lists"
+          fitPhone
+          tabs={[
+            { value: 'mine', label: 'My invites', icon: Ticket, content: <MyReferralProgram /> },
+            { value: 'all-invites', label: 'All invites', icon: Globe2, content: <AdminInvites /> },
+            { value: 'all-referrals', label: 'All referrals', icon: UsersRound, content: <AdminReferrals /> },
+          ]}
+        />
       ) : (
         <MyReferralProgram />
       )}
