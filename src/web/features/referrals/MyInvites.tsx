@@ -1,7 +1,7 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertDialog } from 'radix-ui';
-import { Ban, CalendarClock, KeyRound, Plus, RotateCw, Ticket, Users } from 'lucide-react';
+import { Ban, CalendarClock, KeyRound, Plus, Ticket, Users } from 'lucide-react';
 import { toast } from 'sonner';
 import clsx from 'clsx';
 import {
@@ -14,12 +14,14 @@ import {
 } from '../../../shared/invites.js';
 import { inviteMessages } from '../../../shared/messages.js';
 import { Button } from '../../components/Button';
-import { call, client, describeError, errorMessage } from '../../lib/api';
+import { LabeledInput } from '../../components/LabeledField';
+import { QueryStates } from '../../components/QueryStates';
+import { RefreshButton } from '../../components/RefreshButton';
+import { call, client, errorMessage } from '../../lib/api';
 import { Panel } from '../../components/Panel';
 import { StatusPill } from '../../components/StatusPill';
 import { SuccessBox } from '../../components/Notice';
 import { ErrorBox } from '../../components/ErrorBox';
-import { Skeleton } from '../../components/Skeleton';
 import { CopyButton } from './CopyButton';
 import { formatDate, referralKeys, STATUS_TONE } from './referralsApi';
 
@@ -30,11 +32,16 @@ function wholeAtLeastOne(text: string, max: number): number | undefined {
   return n >= 1 && n <= max ? n : undefined;
 }
 
+/** A whole number typed into a field, marked while it is not one from 1 to `max`. */
+function WholeNumberField({ label, max, value, onChange, invalid }: { label: string; max: number; value: string; onChange: (v: string) => void; invalid: boolean }) {
+  return (
+    <LabeledInput label={label} type="number" inputMode="numeric" min={1} max={max} step={1} value={value} onChange={onChange} invalid={invalid} inputClassName="tabular-nums" />
+  );
+}
+
 /** requirements §2: generate an invite code (max uses >= 1, default 1; expiry days >= 1, default 30). */
 export function GenerateInvite() {
   const qc = useQueryClient();
-  const usesId = useId();
-  const daysId = useId();
   const [uses, setUses] = useState(String(INVITE_DEFAULT_MAX_USES));
   const [days, setDays] = useState(String(INVITE_DEFAULT_EXPIRY_DAYS));
   const [created, setCreated] = useState<Invite | null>(null);
@@ -75,40 +82,8 @@ export function GenerateInvite() {
     <Panel id="invite-generate-title" title="Generate invite code" description="Share a code so a friend can create an account." icon={Plus}>
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <div className="grid grid-cols-2 gap-3">
-          <div>
-            <label htmlFor={usesId} className="field-label">
-              Max uses
-            </label>
-            <input
-              id={usesId}
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={INVITE_MAX_USES_LIMIT}
-              step={1}
-              value={uses}
-              onChange={(e) => setUses(e.target.value)}
-              aria-invalid={maxUses === undefined || undefined}
-              className={clsx('input tabular-nums', maxUses === undefined && 'border-red-500/70')}
-            />
-          </div>
-          <div>
-            <label htmlFor={daysId} className="field-label">
-              Expires in (days)
-            </label>
-            <input
-              id={daysId}
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={INVITE_MAX_EXPIRY_DAYS}
-              step={1}
-              value={days}
-              onChange={(e) => setDays(e.target.value)}
-              aria-invalid={expiryDays === undefined || undefined}
-              className={clsx('input tabular-nums', expiryDays === undefined && 'border-red-500/70')}
-            />
-          </div>
+          <WholeNumberField label="Max uses" max={INVITE_MAX_USES_LIMIT} value={uses} onChange={setUses} invalid={maxUses === undefined} />
+          <WholeNumberField label="Expires in (days)" max={INVITE_MAX_EXPIRY_DAYS} value={days} onChange={setDays} invalid={expiryDays === undefined} />
         </div>
         <Button type="submit" loading={generate.isPending} className="w-full">
           {!generate.isPending && <KeyRound className="size-4" aria-hidden="true" />} Generate Invite Code
@@ -147,34 +122,30 @@ export function InviteList() {
       title="Your invite codes"
       description={q.data ? `${items.length} code${items.length === 1 ? '' : 's'} · ${active} active` : 'Codes you have created'}
       icon={Ticket}
-      actions={
-        <Button variant="ghost" size="sm" onClick={() => void q.refetch()} loading={q.isRefetching} aria-label="Refresh invite codes">
-          {!q.isRefetching && <RotateCw className="size-3.5" aria-hidden="true" />}
-          <span className="hidden sm:inline">Refresh</span>
-        </Button>
-      }
+      actions={<RefreshButton onRefresh={q.refetch} busy={q.isRefetching} label="Refresh invite codes" />}
     >
-      {q.isPending ? (
-        <div className="space-y-2">
-          {Array.from({ length: 2 }, (_, i) => (
-            <Skeleton key={i} className="h-24" />
-          ))}
-        </div>
-      ) : q.isError ? (
-        <ErrorBox onRetry={() => void q.refetch()}>Could not load your invite codes: {describeError(q.error)}</ErrorBox>
-      ) : items.length === 0 ? (
-        <div className="rounded-xl border border-dashed border-zinc-800 px-4 py-10 text-center">
-          <Ticket className="mx-auto size-9 text-zinc-700" aria-hidden="true" />
-          <p className="mt-2 text-sm font-medium text-zinc-300">No invite codes yet</p>
-          <p className="mt-1 text-xs text-zinc-400">Generate one to invite someone.</p>
-        </div>
-      ) : (
+      <QueryStates
+        pending={q.isPending}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        failed="Could not load your invite codes"
+        count={items.length}
+        bar="h-24"
+        bars={2}
+        empty={
+          <div className="rounded-xl border border-dashed border-zinc-800 px-4 py-10 text-center">
+            <Ticket className="mx-auto size-9 text-zinc-700" aria-hidden="true" />
+            <p className="mt-2 text-sm font-medium text-zinc-300">No invite codes yet</p>
+            <p className="mt-1 text-xs text-zinc-400">Generate one to invite someone.</p>
+          </div>
+        }
+      >
         <ul className="space-y-2.5" aria-label="Invite codes">
           {items.map((invite) => (
             <InviteItem key={invite.id} invite={invite} />
           ))}
         </ul>
-      )}
+      </QueryStates>
     </Panel>
   );
 }

@@ -1,10 +1,11 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useState, type ComponentType, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, Filter, Search, UserPlus, Users } from 'lucide-react';
 import { REFERRALS_SHOWN } from '../../../shared/constants.js';
 import type { InviteStatus, Referral } from '../../../shared/invites.js';
 import type { CountedPage } from '../../../shared/page.schema.js';
 import { Button } from '../../components/Button';
+import { LabeledField, LabeledSelect } from '../../components/LabeledField';
 import { RefreshButton } from '../../components/RefreshButton';
 import { QueryStates } from '../../components/QueryStates';
 import { useDebounced } from '../../lib/useDebounced';
@@ -127,6 +128,28 @@ function useCursorTrail() {
 
 type CursorTrail = ReturnType<typeof useCursorTrail>;
 
+/**
+ * One page of an admin list at a time, Previous and Next moving through them; a new filter starts
+ * again at the first page. Empty filter values are not sent.
+ */
+function useAdminPages<T, F extends Record<string, string>>(
+  filter: F,
+  queryKey: (filterAndCursor: F & { cursor: string }) => readonly unknown[],
+  fetchPage: (query: { limit: number; cursor?: string } & Partial<F>) => Promise<CountedPage<T>>,
+) {
+  const trail = useCursorTrail();
+  useResetOnChange(Object.values(filter).join('|'), trail.reset);
+  const query = useQuery({
+    queryKey: queryKey({ ...filter, cursor: trail.cursor ?? '' }),
+    queryFn: () => {
+      const set = Object.fromEntries(Object.entries(filter).filter(([, value]) => value)) as Partial<F>;
+      return fetchPage({ limit: PAGE_SIZE, cursor: trail.cursor, ...set });
+    },
+    placeholderData: keepPreviousData,
+  });
+  return { query, trail };
+}
+
 function Pager({ trail, page, busy }: { trail: CursorTrail; page: CountedPage<unknown> | undefined; busy: boolean }) {
   if (!page || page.total === 0) return null;
   const from = trail.pageIndex * PAGE_SIZE + 1;
@@ -150,13 +173,57 @@ function Pager({ trail, page, busy }: { trail: CursorTrail; page: CountedPage<un
   );
 }
 
+/** An admin list in its panel: the filters over it, its rows (`row`, each an `li`) page by page, the pager under it. */
+function AdminListPanel<T>({
+  pages: { query, trail },
+  filters,
+  failed,
+  bar,
+  emptyText,
+  listClassName,
+  row,
+  ...panel
+}: {
+  id: string;
+  title: string;
+  description: string;
+  icon: ComponentType<{ className?: string }>;
+  pages: ReturnType<typeof useAdminPages<T, Record<string, string>>>;
+  filters: ReactNode;
+  failed: string;
+  bar: string;
+  emptyText: string;
+  listClassName: string;
+  row: (item: T) => ReactNode;
+}) {
+  const items = query.data?.items ?? [];
+  return (
+    <Panel {...panel} bodyClassName="" actions={<RefreshButton onRefresh={query.refetch} busy={query.isFetching} label={`Refresh ${panel.title.toLowerCase()}`} />}>
+      <div className="flex flex-col gap-3 border-b border-zinc-800 p-4 sm:flex-row sm:items-end">{filters}</div>
+      <QueryStates
+        pending={query.isPending}
+        error={query.error}
+        onRetry={() => void query.refetch()}
+        failed={failed}
+        count={items.length}
+        bar={bar}
+        bars={2}
+        inset
+        empty={<p className="px-4 py-10 text-center text-sm text-zinc-400">{emptyText}</p>}
+      >
+        <ul className={listClassName} aria-label={panel.title}>
+          {items.map(row)}
+        </ul>
+      </QueryStates>
+      <Pager trail={trail} page={query.data} busy={query.isFetching} />
+    </Panel>
+  );
+}
+
 function FilterInput({ label, value, onChange, placeholder, mono }: { label: string; value: string; onChange: (v: string) => void; placeholder: string; mono?: boolean }) {
   const id = useId();
   return (
-    <div className="min-w-0 flex-1">
-      <label htmlFor={id} className="mb-1 block text-xs font-medium text-zinc-400">
-        {label}
-      </label>
+    <LabeledField id={id} label={label} compact className="min-w-0 flex-1">
       <div className="relative">
         <Search className="pointer-events-none absolute top-1/2 left-3 size-3.5 -translate-y-1/2 text-zinc-400" aria-hidden="true" />
         <input
@@ -169,100 +236,57 @@ function FilterInput({ label, value, onChange, placeholder, mono }: { label: str
           className={`input py-2 pl-8 ${mono ? 'font-mono uppercase placeholder:font-sans placeholder:normal-case' : ''}`}
         />
       </div>
-    </div>
+    </LabeledField>
   );
 }
 
-const STATUSES: InviteStatus[] = ['Active', 'Exhausted', 'Expired', 'Inactive'];
-
-/** One page of an admin list; empty filter values are not sent. */
-function useAdminPage<T, F extends Record<string, string>>(
-  fetchPage: (query: { limit: number; cursor?: string } & Partial<F>) => Promise<CountedPage<T>>,
-  queryKey: readonly unknown[],
-  filter: F,
-  cursor: string | undefined,
-) {
-  return useQuery({
-    queryKey,
-    queryFn: () => {
-      const set = Object.fromEntries(Object.entries(filter).filter(([, value]) => value)) as Partial<F>;
-      return fetchPage({ limit: PAGE_SIZE, cursor, ...set });
-    },
-    placeholderData: keepPreviousData,
-  });
-}
+const STATUS_OPTIONS: { value: '' | InviteStatus; label: string }[] = [
+  { value: '', label: 'All statuses' },
+  ...(['Active', 'Exhausted', 'Expired', 'Inactive'] as const).map((s) => ({ value: s, label: s })),
+];
 
 /** Admin: every invite on the platform, filtered by status, inviter e-mail and code; paged. */
 export function AdminInvites() {
-  const statusId = useId();
   const [status, setStatus] = useState<'' | InviteStatus>('');
   const [inviter, setInviter] = useState('');
   const [code, setCode] = useState('');
-  const trail = useCursorTrail();
-  const filter = { status, inviter: useDebounced(inviter.trim()), code: useDebounced(code.trim()) };
-  useResetOnChange(`${filter.status}|${filter.inviter}|${filter.code}`, trail.reset);
-
-  const q = useAdminPage((query) => call(client.GET('/api/admin/invites', { params: { query: { ...query, status: query.status || undefined } } })), referralKeys.adminInvites({ ...filter, cursor: trail.cursor ?? '' }), filter, trail.cursor);
-  const items = q.data?.items ?? [];
+  const pages = useAdminPages(
+    { status, inviter: useDebounced(inviter.trim()), code: useDebounced(code.trim()) },
+    referralKeys.adminInvites,
+    (query) => call(client.GET('/api/admin/invites', { params: { query: { ...query, status: query.status || undefined } } })),
+  );
 
   return (
-    <Panel
+    <AdminListPanel
       id="admin-invites-title"
       title="All invite codes"
       description="Every code on the platform, newest first"
       icon={Filter}
-      bodyClassName=""
-      actions={
-        <RefreshButton onRefresh={q.refetch} busy={q.isFetching} label="Refresh all invite codes" />
+      pages={pages}
+      filters={
+        <>
+          <LabeledSelect compact label="Status" className="sm:w-40" value={status} onChange={setStatus} options={STATUS_OPTIONS} />
+          <FilterInput label="Inviter e-mail" value={inviter} onChange={setInviter} placeholder="name@example.com" />
+          <FilterInput label="Code" value={code} onChange={setCode} placeholder="Part of a code" mono />
+        </>
       }
-    >
-      <div className="flex flex-col gap-3 border-b border-zinc-800 p-4 sm:flex-row sm:items-end">
-        <div className="sm:w-40">
-          <label htmlFor={statusId} className="mb-1 block text-xs font-medium text-zinc-400">
-            Status
-          </label>
-          <select id={statusId} value={status} onChange={(e) => setStatus(e.target.value as '' | InviteStatus)} className="input py-2">
-            <option value="">All statuses</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <FilterInput label="Inviter e-mail" value={inviter} onChange={setInviter} placeholder="name@example.com" />
-        <FilterInput label="Code" value={code} onChange={setCode} placeholder="Part of a code" mono />
-      </div>
-      <QueryStates
-        pending={q.isPending}
-        error={q.error}
-        onRetry={() => void q.refetch()}
-        failed="Could not load invite codes"
-        count={items.length}
-        bar="h-20"
-        bars={2}
-        inset
-        empty={
-          <p className="px-4 py-10 text-center text-sm text-zinc-400">No invite codes match these filters.</p>
-        }
-      >
-        <ul className="space-y-2.5 p-4" aria-label="All invite codes">
-          {items.map((i) => (
-            <InviteItem
-              key={i.id}
-              invite={i}
-              readOnly
-              inviter={
-                <span className="truncate">
-                  {i.inviter_name || i.inviter_email} <span className="text-zinc-400">({i.inviter_email})</span>
-                </span>
-              }
-            />
-          ))}
-        </ul>
-      </QueryStates>
-      <Pager trail={trail} page={q.data} busy={q.isFetching} />
-    </Panel>
+      failed="Could not load invite codes"
+      bar="h-20"
+      emptyText="No invite codes match these filters."
+      listClassName="space-y-2.5 p-4"
+      row={(i) => (
+        <InviteItem
+          key={i.id}
+          invite={i}
+          readOnly
+          inviter={
+            <span className="truncate">
+              {i.inviter_name || i.inviter_email} <span className="text-zinc-400">({i.inviter_email})</span>
+            </span>
+          }
+        />
+      )}
+    />
   );
 }
 
@@ -270,56 +294,38 @@ export function AdminInvites() {
 export function AdminReferrals() {
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
-  const trail = useCursorTrail();
-  const filter = { email: useDebounced(email.trim()), code: useDebounced(code.trim()) };
-  useResetOnChange(`${filter.email}|${filter.code}`, trail.reset);
-
-  const q = useAdminPage((query) => call(client.GET('/api/admin/referrals', { params: { query } })), referralKeys.adminReferrals({ ...filter, cursor: trail.cursor ?? '' }), filter, trail.cursor);
-  const items = q.data?.items ?? [];
+  const pages = useAdminPages({ email: useDebounced(email.trim()), code: useDebounced(code.trim()) }, referralKeys.adminReferrals, (query) =>
+    call(client.GET('/api/admin/referrals', { params: { query } })),
+  );
 
   return (
-    <Panel
+    <AdminListPanel
       id="admin-referrals-title"
       title="All referrals"
       description="Every account created with an invite code, newest first"
       icon={Users}
-      bodyClassName=""
-      actions={
-        <RefreshButton onRefresh={q.refetch} busy={q.isFetching} label="Refresh all referrals" />
+      pages={pages}
+      filters={
+        <>
+          <FilterInput label="E-mail (inviter or new account)" value={email} onChange={setEmail} placeholder="name@example.com" />
+          <FilterInput label="Code" value={code} onChange={setCode} placeholder="Part of a code" mono />
+        </>
       }
-    >
-      <div className="flex flex-col gap-3 border-b border-zinc-800 p-4 sm:flex-row sm:items-end">
-        <FilterInput label="E-mail (inviter or new account)" value={email} onChange={setEmail} placeholder="name@example.com" />
-        <FilterInput label="Code" value={code} onChange={setCode} placeholder="Part of a code" mono />
-      </div>
-      <QueryStates
-        pending={q.isPending}
-        error={q.error}
-        onRetry={() => void q.refetch()}
-        failed="Could not load referrals"
-        count={items.length}
-        bar="h-12"
-        bars={2}
-        inset
-        empty={
-          <p className="px-4 py-10 text-center text-sm text-zinc-400">No referrals match these filters.</p>
-        }
-      >
-        <ul className="divide-y divide-zinc-800/80" aria-label="All referrals">
-          {items.map((r) => (
-            <ReferralRow
-              key={r.id}
-              r={r}
-              referrer={
-                <>
-                  {r.referrer_name || r.referrer_email} <span className="text-zinc-600">({r.referrer_email})</span>
-                </>
-              }
-            />
-          ))}
-        </ul>
-      </QueryStates>
-      <Pager trail={trail} page={q.data} busy={q.isFetching} />
-    </Panel>
+      failed="Could not load referrals"
+      bar="h-12"
+      emptyText="No referrals match these filters."
+      listClassName="divide-y divide-zinc-800/80"
+      row={(r) => (
+        <ReferralRow
+          key={r.id}
+          r={r}
+          referrer={
+            <>
+              {r.referrer_name || r.referrer_email} <span className="text-zinc-600">({r.referrer_email})</span>
+            </>
+          }
+        />
+      )}
+    />
   );
 }
