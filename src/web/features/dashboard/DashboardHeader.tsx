@@ -6,6 +6,7 @@ import type { AuthUser } from '../../app/auth';
 import { useAuth } from '../../app/auth';
 import { Button } from '../../components/Button';
 import { Logo } from '../../components/Logo';
+import { MenuItem, MenuPanel } from '../../components/Menu';
 import { useActiveProduct } from '../payments/useActiveProduct';
 
 /** requirements §2 header: product name, active plan, 'Buy ENERGY', the user's name, 'Sign Out'. */
@@ -64,21 +65,12 @@ export function DashboardHeader({ user, onBuy, onAccount }: { user: AuthUser; on
               </span>
               <ChevronDown className="size-4 shrink-0 text-zinc-400" aria-hidden="true" />
             </DropdownMenu.Trigger>
-            <DropdownMenu.Portal>
-              <DropdownMenu.Content
-                align="end"
-                sideOffset={6}
-                className="z-50 min-w-[12rem] rounded-xl border border-zinc-800 bg-zinc-900 p-1 shadow-2xl shadow-black/60"
-              >
-                <DropdownMenu.Label className="truncate px-3 py-2 text-xs text-zinc-400">{user.email}</DropdownMenu.Label>
-                <DropdownMenu.Item
-                  onSelect={onAccount}
-                  className="flex cursor-pointer items-center gap-2 rounded-lg px-3 py-2 text-sm text-zinc-100 outline-none data-[highlighted]:bg-zinc-800"
-                >
-                  <UserRound className="size-4" aria-hidden="true" /> Account
-                </DropdownMenu.Item>
-              </DropdownMenu.Content>
-            </DropdownMenu.Portal>
+            <MenuPanel>
+              <DropdownMenu.Label className="truncate px-3 py-2 text-xs text-zinc-400">{user.email}</DropdownMenu.Label>
+              <MenuItem onSelect={onAccount}>
+                <UserRound className="size-4" aria-hidden="true" /> Account
+              </MenuItem>
+            </MenuPanel>
           </DropdownMenu.Root>
           <Button variant="energy" size="sm" onClick={onBuy} className="shrink-0 px-3 py-2 text-sm sm:order-1">
             <Zap className="size-4" fill="currentColor" aria-hidden="true" /> Buy ENERGY

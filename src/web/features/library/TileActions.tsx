@@ -2,6 +2,7 @@ import { DropdownMenu } from 'radix-ui';
 import { Download, Eye, EllipsisVertical, Sparkles, Trash2, Wand2, Wrench } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import clsx from 'clsx';
+import { MenuItem, MenuPanel } from '../../components/Menu';
 import { viewPath, type ViewId } from '../dashboard/view-ids';
 import { downloadHref } from './api';
 import type { LibraryItem } from '../../lib/library';
@@ -18,9 +19,6 @@ const IMAGE_TOOLS: Array<{ view: ViewId; label: string; icon: typeof Sparkles }>
 export function toolWithSource(view: ViewId, itemId: string): string {
   return `${viewPath(view)}?source=${encodeURIComponent(itemId)}`;
 }
-
-const itemClass =
-  'flex cursor-pointer items-center gap-2 rounded-lg px-3 py-2 text-sm text-zinc-200 outline-none data-[highlighted]:bg-zinc-800 data-[highlighted]:text-white';
 
 /**
  * A tile's actions in one menu (open, download, use in a tool, delete): on a phone there is no hover
@@ -52,34 +50,28 @@ export function TileActions({
       >
         <EllipsisVertical className="size-4" aria-hidden="true" />
       </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={6}
-          className="z-50 min-w-52 rounded-xl border border-zinc-700 bg-zinc-900 p-1 shadow-xl shadow-black/50"
-        >
-          <DropdownMenu.Item className={itemClass} onSelect={() => onOpen(item)}>
-            <Eye className="size-4" aria-hidden="true" /> Open
-          </DropdownMenu.Item>
-          {ready && (
-            <DropdownMenu.Item className={itemClass} asChild>
-              <a href={downloadHref(item)} download={item.original_name}>
-                <Download className="size-4" aria-hidden="true" /> Download
-              </a>
-            </DropdownMenu.Item>
-          )}
-          {ready &&
-            IMAGE_TOOLS.map((t) => (
-              <DropdownMenu.Item key={t.view} className={itemClass} onSelect={() => navigate(toolWithSource(t.view, item.id))}>
-                <t.icon className="size-4" aria-hidden="true" /> {t.label}
-              </DropdownMenu.Item>
-            ))}
-          <DropdownMenu.Separator className="my-1 h-px bg-zinc-800" />
-          <DropdownMenu.Item className={clsx(itemClass, 'text-rose-300')} disabled={deleteLocked} onSelect={() => onDelete(item)}>
-            <Trash2 className="size-4" aria-hidden="true" /> Delete
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
+      <MenuPanel>
+        <MenuItem onSelect={() => onOpen(item)}>
+          <Eye className="size-4" aria-hidden="true" /> Open
+        </MenuItem>
+        {ready && (
+          <MenuItem asChild>
+            <a href={downloadHref(item)} download={item.original_name}>
+              <Download className="size-4" aria-hidden="true" /> Download
+            </a>
+          </MenuItem>
+        )}
+        {ready &&
+          IMAGE_TOOLS.map((t) => (
+            <MenuItem key={t.view} onSelect={() => navigate(toolWithSource(t.view, item.id))}>
+              <t.icon className="size-4" aria-hidden="true" /> {t.label}
+            </MenuItem>
+          ))}
+        <DropdownMenu.Separator className="my-1 h-px bg-zinc-800" />
+        <MenuItem className="text-rose-300" disabled={deleteLocked} onSelect={() => onDelete(item)}>
+          <Trash2 className="size-4" aria-hidden="true" /> Delete
+        </MenuItem>
+      </MenuPanel>
     </DropdownMenu.Root>
   );
 }
