@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ComponentType } from 'react';
+import { useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { Dialog } from 'radix-ui';
 import { Clock, Hourglass, Info, Loader2, XCircle, Zap } from 'lucide-react';
 import clsx from 'clsx';
@@ -179,26 +179,15 @@ export function ProcessingOverlay({
           </div>
 
           <dl className="mt-5 grid grid-cols-3 gap-2 text-center">
-            <div className="rounded-xl border border-zinc-800 bg-zinc-950/50 px-2 py-2.5">
-              <dt className="flex items-center justify-center gap-1 text-[11px] font-medium tracking-wide text-zinc-400 uppercase">
-                <Hourglass className="size-3" aria-hidden="true" /> Estimated
-              </dt>
-              <dd className="mt-0.5 text-sm leading-tight font-semibold text-zinc-100">{estimate}</dd>
-            </div>
-            <div className="rounded-xl border border-zinc-800 bg-zinc-950/50 px-2 py-2.5">
-              <dt className="flex items-center justify-center gap-1 text-[11px] font-medium tracking-wide text-zinc-400 uppercase">
-                <Clock className="size-3" aria-hidden="true" /> Elapsed
-              </dt>
-              <dd className="mt-0.5 text-sm font-semibold text-zinc-100 tabular-nums" data-testid="elapsed">
-                {formatElapsed(elapsed)}
-              </dd>
-            </div>
-            <div className="rounded-xl border border-zinc-800 bg-zinc-950/50 px-2 py-2.5">
-              <dt className="flex items-center justify-center gap-1 text-[11px] font-medium tracking-wide text-zinc-400 uppercase">
-                <Zap className="size-3" aria-hidden="true" /> Cost
-              </dt>
-              <dd className={clsx('mt-0.5 text-sm font-semibold', free ? 'text-emerald-300' : 'text-amber-300')}>{costLabel}</dd>
-            </div>
+            <RunFact icon={Hourglass} label="Estimated" valueClassName="leading-tight text-zinc-100">
+              {estimate}
+            </RunFact>
+            <RunFact icon={Clock} label="Elapsed" valueClassName="text-zinc-100 tabular-nums" testId="elapsed">
+              {formatElapsed(elapsed)}
+            </RunFact>
+            <RunFact icon={Zap} label="Cost" valueClassName={free ? 'text-emerald-300' : 'text-amber-300'}>
+              {costLabel}
+            </RunFact>
           </dl>
           {estimateNote && <p className="mt-2 text-center text-xs text-zinc-400">{estimateNote}</p>}
 
@@ -226,5 +215,31 @@ export function ProcessingOverlay({
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+/** One of the three facts under a run's progress: its label with an icon, and its value. */
+function RunFact({
+  icon: Icon,
+  label,
+  valueClassName,
+  testId,
+  children,
+}: {
+  icon: ComponentType<{ className?: string }>;
+  label: string;
+  valueClassName: string;
+  testId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="rounded-xl border border-zinc-800 bg-zinc-950/50 px-2 py-2.5">
+      <dt className="flex items-center justify-center gap-1 text-[11px] font-medium tracking-wide text-zinc-400 uppercase">
+        <Icon className="size-3" aria-hidden="true" /> {label}
+      </dt>
+      <dd className={clsx('mt-0.5 text-sm font-semibold', valueClassName)} data-testid={testId}>
+        {children}
+      </dd>
+    </div>
   );
 }

@@ -1,8 +1,9 @@
 import { useCallback, useId, useState, type DragEvent } from 'react';
 import { useDropzone, type DropEvent, type FileRejection } from 'react-dropzone';
-import { AlertCircle, Film, ImageUp, Loader2, UploadCloud, X } from 'lucide-react';
+import { Film, ImageUp, Loader2, UploadCloud, X } from 'lucide-react';
 import clsx from 'clsx';
 import { BrowseButton } from '../../components/BrowseButton';
+import { Notice } from '../../components/Notice';
 import type { LibraryItem, MediaKind } from '../../lib/library';
 import { checkUploadFile, UPLOAD_FORMATS, UPLOAD_LIMITS } from '../../lib/upload';
 import { useUpload } from './useUpload';
@@ -179,24 +180,18 @@ export function DropZone({ kind, onUploaded, compact, disabled, className }: Dro
       </div>
 
       {showError && (
-        <div
-          role="alert"
-          className="mt-3 flex items-start gap-2 rounded-xl border border-red-500/30 bg-red-500/10 px-3 py-2.5 text-sm text-red-200"
+        <Notice
+          tone="error"
+          className="mt-3"
+          after={
+            <button type="button" onClick={up.reset} aria-label="Dismiss" className="-m-1 rounded-md p-1 text-red-300 hover:bg-red-500/20 hover:text-white">
+              <X className="size-4" aria-hidden="true" />
+            </button>
+          }
         >
-          <AlertCircle className="mt-0.5 size-4 shrink-0 text-red-400" aria-hidden="true" />
-          <p className="min-w-0 flex-1 break-words">
-            {up.error!.message}
-            {up.fileName ? <span className="block truncate text-xs text-red-300/70">{up.fileName}</span> : null}
-          </p>
-          <button
-            type="button"
-            onClick={up.reset}
-            aria-label="Dismiss"
-            className="-m-1 rounded-md p-1 text-red-300 hover:bg-red-500/20 hover:text-white"
-          >
-            <X className="size-4" aria-hidden="true" />
-          </button>
-        </div>
+          {up.error!.message}
+          {up.fileName ? <span className="block truncate text-xs text-red-300/70">{up.fileName}</span> : null}
+        </Notice>
       )}
     </div>
   );

@@ -1,8 +1,10 @@
-import type { ComponentType, ReactNode } from 'react';
+import { useCallback, type ComponentType, type ReactNode } from 'react';
 import { AlertTriangle, Loader2, RefreshCw } from 'lucide-react';
 import clsx from 'clsx';
 import { Button } from '../../components/Button';
 import { describeError } from '../../lib/api';
+import { PAGE_SIZE, type useLibraryList } from './api';
+import { useLoadMoreSentinel } from './VirtualGrid';
 
 /** Title block of a gallery view. */
 export function GalleryHeader({
@@ -70,25 +72,18 @@ export function LoadError({ error, onRetry, what }: { error: unknown; onRetry: (
   );
 }
 
-/** Under an infinite list: the sentinel, a spinner while loading, and a button for those who prefer one. */
-export function ListFooter({
-  sentinel,
-  hasMore,
-  loading,
-  failed,
-  onLoadMore,
-  shown,
-  paged,
-}: {
-  sentinel: (node: HTMLElement | null) => void;
-  hasMore: boolean;
-  loading: boolean;
-  failed: boolean;
-  onLoadMore: () => void;
-  shown: number;
-  /** More than one page was loaded (an end marker only helps after scrolling through pages). */
-  paged: boolean;
-}) {
+/**
+ * Under a library list: the sentinel that reads the next page as it nears the screen, a spinner
+ * while it loads, a button for those who prefer one, and the count once every page is shown.
+ */
+export function ListFooter({ list }: { list: ReturnType<typeof useLibraryList> }) {
+  const { hasNextPage, isFetchingNextPage: loading, isFetchNextPageError: failed, fetchNextPage } = list;
+  const hasMore = !!hasNextPage;
+  const onLoadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
+  const sentinel = useLoadMoreSentinel(hasMore && !loading && !failed, onLoadMore);
+  const shown = list.items.length;
+  // An end marker only helps after scrolling through more than one page.
+  const paged = (list.data?.pageParams.length ?? 0) > 1 || shown > PAGE_SIZE;
   return (
     <div
       ref={sentinel}

@@ -1,12 +1,12 @@
-import { useCallback, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Tabs } from 'radix-ui';
 import { Link } from 'react-router';
-import { Check, ImageIcon, Images, Layers, Loader2, Sparkles, Trash2, Upload, Wand2 } from 'lucide-react';
+import { Check, ImageIcon, Images, Layers, Loader2, Sparkles, Upload, Wand2 } from 'lucide-react';
 import clsx from 'clsx';
 import { Button } from '../../components/Button';
 import { DropZone } from './DropZone';
 import { viewPath, type DashboardViewProps, type ViewId } from '../dashboard/view-ids';
-import { PAGE_SIZE, toolLabel, useLibraryCounts, useLibraryList, useLibraryLiveUpdates } from './api';
+import { toolLabel, useLibraryCounts, useLibraryList, useLibraryLiveUpdates } from './api';
 import { isFailed, isPending, type LibraryGroup, type LibraryItem } from '../../lib/library';
 import { formatShortDate } from '../../lib/format';
 import { EmptyState, GalleryHeader, GridSkeleton, ListFooter, LoadError, StorageUsage } from './GalleryParts';
@@ -17,8 +17,8 @@ import { useBatchList } from '../batch/batchApi';
 import { SelectionBar, useGallerySelection, type MultiSelect } from './GallerySelection';
 import { Thumb } from './Thumb';
 import { TileActions } from './TileActions';
-import { useDeleteItem } from './useDeleteItem';
-import { useLoadMoreSentinel, VirtualGrid } from './VirtualGrid';
+import { DeleteItemButton, useDeleteItem } from './useDeleteItem';
+import { VirtualGrid } from './VirtualGrid';
 
 export interface ImageGalleryProps {
   /** Picker mode: 'Select an Image', a click picks the item (onSelect) instead of opening it. */
@@ -219,15 +219,12 @@ function ImageGroup({
   deletingId: string | null;
 }) {
   const list = useLibraryList('image', group);
-  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = list;
-  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
-  const sentinel = useLoadMoreSentinel(!!hasNextPage && !isFetchingNextPage && !isFetchNextPageError, loadMore);
 
   if (list.isPending) {
     return <GridSkeleton count={8} className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" tileClass="aspect-square" />;
   }
   if (list.isError) return <LoadError error={list.error} onRetry={() => void list.refetch()} what="images" />;
-  if (!list.items.length && !hasNextPage) {
+  if (!list.items.length && !list.hasNextPage) {
     return group === 'uploaded' ? (
       <EmptyState icon={Upload} title="No Images Uploaded">
         <p className="mt-1 max-w-sm text-sm text-zinc-400">Drop an image in the box above to add your own.</p>
@@ -261,15 +258,7 @@ function ImageGroup({
           />
         )}
       />
-      <ListFooter
-        sentinel={sentinel}
-        hasMore={!!hasNextPage}
-        loading={isFetchingNextPage}
-        failed={isFetchNextPageError}
-        onLoadMore={loadMore}
-        shown={list.items.length}
-        paged={(list.data?.pageParams.length ?? 0) > 1 || list.items.length > PAGE_SIZE}
-      />
+      <ListFooter list={list} />
     </>
   );
 }
@@ -387,12 +376,11 @@ function ImageTile({
           <Check className="size-4" aria-hidden="true" />
         </span>
       ) : (
-        <button
-          type="button"
-          onClick={() => onDelete(item)}
-          disabled={deleteLocked}
-          aria-label={deleting ? `Deleting ${item.original_name}` : `Delete ${item.original_name}`}
-          aria-busy={deleting || undefined}
+        <DeleteItemButton
+          item={item}
+          deleting={deleting}
+          locked={deleteLocked}
+          onDelete={onDelete}
           className={clsx(
             'absolute top-2 right-2 flex size-8 items-center justify-center rounded-full bg-black/60 text-zinc-200 transition @max-[218px]/tile:hidden',
             'hover:bg-red-600 hover:text-white disabled:cursor-not-allowed',
@@ -400,9 +388,7 @@ function ImageTile({
               ? 'opacity-100'
               : 'opacity-100 sm:[@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:group-focus-within:opacity-100 disabled:[@media(hover:hover)]:group-hover:opacity-40',
           )}
-        >
-          {deleting ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : <Trash2 className="size-4" aria-hidden="true" />}
-        </button>
+        />
       )}
     </div>
   );

@@ -1,6 +1,6 @@
-import { useCallback, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { AlertTriangle, Check, Clapperboard, Download, Film, Loader2, Play, RotateCw, Share2, Trash2, X } from 'lucide-react';
+import { AlertTriangle, Check, Clapperboard, Download, Film, Loader2, Play, RotateCw, Share2, X } from 'lucide-react';
 import clsx from 'clsx';
 import { toast } from 'sonner';
 import { Button } from '../../components/Button';
@@ -9,13 +9,13 @@ import { SharePanel } from './SharePanel';
 import { DropZone } from './DropZone';
 import { errorMessage } from '../../lib/api';
 import type { DashboardViewProps, ViewId } from '../dashboard/view-ids';
-import { downloadHref, PAGE_SIZE, libraryKeys, retryLibraryItem, toolLabel, upsertItems, useLibraryCounts, useLibraryList, useLibraryLiveUpdates } from './api';
+import { downloadHref, libraryKeys, retryLibraryItem, toolLabel, upsertItems, useLibraryCounts, useLibraryList, useLibraryLiveUpdates } from './api';
 import { isFailed, isPending, isReady, type LibraryItem } from '../../lib/library';
 import { formatDuration, formatShortDate } from '../../lib/format';
 import { EmptyState, GalleryHeader, GridSkeleton, ListFooter, LoadError, StorageUsage } from './GalleryParts';
 import { Thumb } from './Thumb';
-import { useDeleteItem } from './useDeleteItem';
-import { useLoadMoreSentinel, VirtualGrid } from './VirtualGrid';
+import { DeleteItemButton, useDeleteItem } from './useDeleteItem';
+import { VirtualGrid } from './VirtualGrid';
 
 export interface VideoGalleryProps {
   /** Picker mode: 'Select a Video', a tile click picks the video (onSelect). */
@@ -48,9 +48,6 @@ export function VideoGallery({ selectionMode = false, onSelect, openView }: Vide
   const [playing, setPlaying] = useState<string | null>(null);
   const [retrying, setRetrying] = useState<string | null>(null);
 
-  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = list;
-  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
-  const sentinel = useLoadMoreSentinel(!!hasNextPage && !isFetchingNextPage && !isFetchNextPageError, loadMore);
 
   const retry = async (item: LibraryItem) => {
     if (retrying) return;
@@ -79,7 +76,7 @@ export function VideoGallery({ selectionMode = false, onSelect, openView }: Vide
     body = <GridSkeleton count={6} className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" tileClass="aspect-video" />;
   } else if (list.isError) {
     body = <LoadError error={list.error} onRetry={() => void list.refetch()} what="videos" />;
-  } else if (!list.items.length && !hasNextPage) {
+  } else if (!list.items.length && !list.hasNextPage) {
     body = (
       <EmptyState icon={Film} title="No Videos Generated">
         <p className="mt-1 max-w-sm text-sm text-zinc-400">Turn an image into a video, or upload one above.</p>
@@ -116,15 +113,7 @@ export function VideoGallery({ selectionMode = false, onSelect, openView }: Vide
             />
           )}
         />
-        <ListFooter
-          sentinel={sentinel}
-          hasMore={!!hasNextPage}
-          loading={isFetchingNextPage}
-          failed={isFetchNextPageError}
-          onLoadMore={loadMore}
-          shown={list.items.length}
-          paged={(list.data?.pageParams.length ?? 0) > 1 || list.items.length > PAGE_SIZE}
-        />
+        <ListFooter list={list} />
       </>
     );
   }
@@ -315,20 +304,17 @@ function VideoTile({
             </button>
           )}
           {!selectionMode && (
-            <button
-              type="button"
-              onClick={() => onDelete(item)}
-              disabled={deleteLocked}
-              aria-label={deleting ? `Deleting ${item.original_name}` : `Delete ${item.original_name}`}
-              aria-busy={deleting || undefined}
+            <DeleteItemButton
+              item={item}
+              deleting={deleting}
+              locked={deleteLocked}
+              onDelete={onDelete}
               title="Delete"
               className={clsx(
-                'flex size-8 items-center justify-center rounded-lg text-zinc-400 transition hover:bg-red-500/15 hover:text-red-300 disabled:cursor-not-allowed',
-                !deleting && 'disabled:opacity-40',
+                'flex size-8 items-center justify-center rounded-lg transition hover:bg-red-500/15 disabled:cursor-not-allowed',
+                deleting ? 'text-zinc-200' : 'text-zinc-400 hover:text-red-300 disabled:opacity-40',
               )}
-            >
-              {deleting ? <Loader2 className="size-4 animate-spin text-zinc-200" aria-hidden="true" /> : <Trash2 className="size-4" aria-hidden="true" />}
-            </button>
+            />
           )}
         </div>
       </div>

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertDialog } from 'radix-ui';
-import { Trash2 } from 'lucide-react';
+import { Loader2, Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
 import { Button } from '../../components/Button';
 import { errorMessage } from '../../lib/api';
@@ -94,4 +94,35 @@ export function useDeleteItem() {
   );
 
   return { request, deletingId, busy: deletingId !== null, dialog };
+}
+
+/** A tile's Delete button: a spinner on the item being deleted; `locked` while any item is. */
+export function DeleteItemButton({
+  item,
+  deleting,
+  locked,
+  onDelete,
+  title,
+  className,
+}: {
+  item: LibraryItem;
+  deleting: boolean;
+  locked: boolean;
+  onDelete: (item: LibraryItem) => void;
+  title?: string;
+  className: string;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={() => onDelete(item)}
+      disabled={locked}
+      aria-label={deleting ? `Deleting ${item.original_name}` : `Delete ${item.original_name}`}
+      aria-busy={deleting || undefined}
+      title={title}
+      className={className}
+    >
+      {deleting ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : <Trash2 className="size-4" aria-hidden="true" />}
+    </button>
+  );
 }
