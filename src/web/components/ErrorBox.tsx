@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { RotateCw } from 'lucide-react';
+import { AlertCircle, RotateCw } from 'lucide-react';
 import { Button } from './Button';
 import { Notice } from './Notice';
 
@@ -11,7 +11,7 @@ export function ErrorBox({ children, onRetry, retryLabel = 'Try Again', classNam
     </Button>
   );
   return (
-    <Notice tone="error" after={retry} className={className}>
+    <Notice tone="error" icon={AlertCircle} after={retry} className={className}>
       {children}
     </Notice>
   );

@@ -1,7 +1,7 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 import clsx from 'clsx';
 
-interface FieldFrame {
+export interface FieldFrame {
   label: ReactNode;
   /** Shown inside the control's left edge. */
   icon?: ReactNode;
@@ -78,47 +78,6 @@ export function LabeledInput({
         {...input}
       />
       {after}
-    </LabeledField>
-  );
-}
-
-type SelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'value' | 'onChange' | 'className' | 'children'>;
-
-/** A labelled native select; `options` in their order, `value` one of theirs. */
-export function LabeledSelect<V extends string>({
-  label,
-  compact,
-  className,
-  selectClassName,
-  value,
-  onChange,
-  options,
-  id,
-  ...select
-}: Omit<FieldFrame, 'icon'> &
-  SelectProps & {
-    value: V;
-    onChange: (value: V) => void;
-    options: readonly { value: V; label: string }[];
-    selectClassName?: string;
-  }) {
-  const ownId = useId();
-  const selectId = id ?? ownId;
-  return (
-    <LabeledField id={selectId} label={label} compact={compact} className={className}>
-      <select
-        id={selectId}
-        className={clsx('input', compact && 'py-2', selectClassName)}
-        value={value}
-        onChange={(e) => onChange(options.find((o) => o.value === e.target.value)?.value ?? value)}
-        {...select}
-      >
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
     </LabeledField>
   );
 }

@@ -1,14 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { Lock, MailCheck, XCircle } from 'lucide-react';
+import { CheckCircle2, Lock, MailCheck, XCircle } from 'lucide-react';
 import { PRODUCT_NAME } from '../../../shared/constants.js';
 import { newPasswordError } from '../../../shared/account.schema.js';
 import { accountMessages } from '../../../shared/messages.js';
 import { Button } from '../../components/Button';
 import { FormError } from '../../components/FormError';
 import { Logo } from '../../components/Logo';
-import { Notice, SuccessBox } from '../../components/Notice';
+import { Notice } from '../../components/Notice';
+import { SuccessBox } from '../../components/SuccessBox';
 import { errorMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { useFormSubmit } from '../../lib/useFormSubmit';
@@ -104,7 +105,7 @@ export function VerifyEmailPage() {
         <MailCheck className="size-6 text-fuchsia-300" aria-hidden="true" /> Confirm your email
       </h1>
       {result ? (
-        <Notice tone={result.ok ? 'success' : 'error'} icon={result.ok ? undefined : XCircle} className="mt-4">
+        <Notice tone={result.ok ? 'success' : 'error'} icon={result.ok ? CheckCircle2 : XCircle} className="mt-4">
           {result.message}
         </Notice>
       ) : (

@@ -17,7 +17,7 @@ import { fetchPricing } from '../../lib/usePricing';
 import { adminKeys, money, numberFormat, parseBaseCost, parseWholeNumber } from './adminApi';
 import { Panel } from '../../components/Panel';
 import { StatusPill } from '../../components/StatusPill';
-import { SuccessBox } from '../../components/Notice';
+import { SuccessBox } from '../../components/SuccessBox';
 import { ErrorBox } from '../../components/ErrorBox';
 import { Skeleton } from '../../components/Skeleton';
 

@@ -1,6 +1,6 @@
 import { useCallback, useId, useState, type DragEvent } from 'react';
 import { useDropzone, type DropEvent, type FileRejection } from 'react-dropzone';
-import { Film, ImageUp, Loader2, UploadCloud, X } from 'lucide-react';
+import { AlertCircle, Film, ImageUp, Loader2, UploadCloud, X } from 'lucide-react';
 import clsx from 'clsx';
 import { BrowseButton } from '../../components/BrowseButton';
 import { Notice } from '../../components/Notice';
@@ -182,6 +182,7 @@ export function DropZone({ kind, onUploaded, compact, disabled, className }: Dro
       {showError && (
         <Notice
           tone="error"
+          icon={AlertCircle}
           className="mt-3"
           after={
             <button type="button" onClick={up.reset} aria-label="Dismiss" className="-m-1 rounded-md p-1 text-red-300 hover:bg-red-500/20 hover:text-white">

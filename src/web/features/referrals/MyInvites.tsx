@@ -20,7 +20,7 @@ import { RefreshButton } from '../../components/RefreshButton';
 import { call, client, errorMessage } from '../../lib/api';
 import { Panel } from '../../components/Panel';
 import { StatusPill } from '../../components/StatusPill';
-import { SuccessBox } from '../../components/Notice';
+import { SuccessBox } from '../../components/SuccessBox';
 import { ErrorBox } from '../../components/ErrorBox';
 import { CopyButton } from './CopyButton';
 import { formatDate, referralKeys, STATUS_TONE } from './referralsApi';
