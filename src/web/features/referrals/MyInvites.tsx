@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertDialog } from 'radix-ui';
 import { Ban, CalendarClock, KeyRound, Plus, Ticket, Users } from 'lucide-react';
@@ -165,7 +165,8 @@ function UsesBar({ current, max }: { current: number; max: number }) {
   );
 }
 
-export function InviteItem({ invite, inviter, readOnly }: { invite: Invite; inviter?: ReactNode; readOnly?: boolean }) {
+/** One invite code; `inviter` (the admin list) names who made it. */
+export function InviteItem({ invite, inviter, readOnly }: { invite: Invite; inviter?: { name: string; email: string }; readOnly?: boolean }) {
   const status = inviteStatus(invite);
   const expired = status === 'Expired';
   return (
@@ -206,7 +207,10 @@ export function InviteItem({ invite, inviter, readOnly }: { invite: Invite; invi
         </span>
         {inviter && (
           <span className="inline-flex min-w-0 items-center gap-1 text-zinc-400">
-            <Users className="size-3.5 shrink-0" aria-hidden="true" /> {inviter}
+            <Users className="size-3.5 shrink-0" aria-hidden="true" />{' '}
+            <span className="truncate">
+              {inviter.name || inviter.email} <span className="text-zinc-400">({inviter.email})</span>
+            </span>
           </span>
         )}
       </div>

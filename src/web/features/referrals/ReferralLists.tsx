@@ -31,7 +31,8 @@ function initials(name: string, email: string): string {
   return source.slice(0, 1).toUpperCase();
 }
 
-function ReferralRow({ r, referrer }: { r: Referral; referrer?: ReactNode }) {
+/** One account that joined with a code; `referrer` (the admin list) names who invited it. */
+function ReferralRow({ r, referrer }: { r: Referral; referrer?: { name: string; email: string } }) {
   return (
     <li className="flex items-center gap-3 px-3.5 py-3 sm:px-4" data-testid="referral-item">
       <span
@@ -43,7 +44,11 @@ function ReferralRow({ r, referrer }: { r: Referral; referrer?: ReactNode }) {
       <div className="min-w-0 flex-1">
         <p className="truncate text-sm font-medium text-white">{r.referred_name || r.referred_email}</p>
         <p className="truncate text-xs text-zinc-400">{r.referred_email}</p>
-        {referrer && <p className="mt-0.5 truncate text-xs text-zinc-400">Invited by {referrer}</p>}
+        {referrer && (
+          <p className="mt-0.5 truncate text-xs text-zinc-400">
+            Invited by {referrer.name || referrer.email} <span className="text-zinc-600">({referrer.email})</span>
+          </p>
+        )}
       </div>
       <div className="shrink-0 text-right">
         <code className="rounded-md bg-zinc-800/80 px-1.5 py-0.5 font-mono text-xs font-semibold tracking-wider text-zinc-200">{r.invite_code}</code>
@@ -275,18 +280,7 @@ export function AdminInvites() {
       bar="h-20"
       emptyText="No invite codes match these filters."
       listClassName="space-y-2.5 p-4"
-      row={(i) => (
-        <InviteItem
-          key={i.id}
-          invite={i}
-          readOnly
-          inviter={
-            <span className="truncate">
-              {i.inviter_name || i.inviter_email} <span className="text-zinc-400">({i.inviter_email})</span>
-            </span>
-          }
-        />
-      )}
+      row={(i) => <InviteItem key={i.id} invite={i} readOnly inviter={{ name: i.inviter_name, email: i.inviter_email }} />}
     />
   );
 }
@@ -316,17 +310,7 @@ export function AdminReferrals() {
       bar="h-12"
       emptyText="No referrals match these filters."
       listClassName="divide-y divide-zinc-800/80"
-      row={(r) => (
-        <ReferralRow
-          key={r.id}
-          r={r}
-          referrer={
-            <>
-              {r.referrer_name || r.referrer_email} <span className="text-zinc-600">({r.referrer_email})</span>
-            </>
-          }
-        />
-      )}
+      row={(r) => <ReferralRow key={r.id} r={r} referrer={{ name: r.referrer_name, email: r.referrer_email }} />}
     />
   );
 }
