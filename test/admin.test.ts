@@ -166,28 +166,18 @@ describe('POST /functions/v1/admin-update-pricing', () => {
     const audit = await t.db.query<{ admin_id: string; action: string; target: string; old_value: unknown; new_value: unknown }>(
       `SELECT admin_id, action, target, old_value, new_value FROM admin_audit ORDER BY id`,
     );
+    // A tool's price as [base cost, discount].
+    const toolPriced = (target: string, [oldBase, oldDiscount]: number[], [newBase, newDiscount]: number[]) => ({
+      admin_id: admin.id,
+      action: 'update_tool_pricing',
+      target,
+      old_value: { base_energy_cost: oldBase, discount_percentage: oldDiscount },
+      new_value: { base_energy_cost: newBase, discount_percentage: newDiscount },
+    });
     expect(audit).toEqual([
-      {
-        admin_id: admin.id,
-        action: 'update_tool_pricing',
-        target: 'fal-upscaler',
-        old_value: { base_energy_cost: 2, discount_percentage: 0 },
-        new_value: { base_energy_cost: 4, discount_percentage: 50 },
-      },
-      {
-        admin_id: admin.id,
-        action: 'update_tool_pricing',
-        target: 'video-upscaler',
-        old_value: { base_energy_cost: 20, discount_percentage: 0 },
-        new_value: { base_energy_cost: 20, discount_percentage: 5 },
-      },
-      {
-        admin_id: admin.id,
-        action: 'update_tool_pricing',
-        target: 'fal-image-to-video',
-        old_value: { base_energy_cost: 5, discount_percentage: 0 },
-        new_value: { base_energy_cost: 6, discount_percentage: 0 },
-      },
+      toolPriced('fal-upscaler', [2, 0], [4, 50]),
+      toolPriced('video-upscaler', [20, 0], [20, 5]),
+      toolPriced('fal-image-to-video', [5, 0], [6, 0]),
       {
         admin_id: admin.id,
         action: 'update_plan_energy',

@@ -32,6 +32,34 @@ export interface OpenRunsPort {
   cancelOpenRunsOf(userId: string): Promise<number>;
 }
 
+/** One kind of priced row an admin edits: how it is locked and saved, and which of its values are edited. */
+interface PricedRows<Row, Values extends Record<string, number>> {
+  action: string;
+  lock(tx: Queryable, keys: string[]): Promise<Row[]>;
+  keyOf(row: Row): string;
+  unknown(key: string): string;
+  valuesOf(row: Row): Values;
+  save(tx: Queryable, key: string, values: Values): Promise<unknown>;
+}
+
+const TOOL_PRICES: PricedRows<pricingRepo.ToolPricingRow, { base_energy_cost: number; discount_percentage: number }> = {
+  action: AUDIT_ACTIONS.toolPricing,
+  lock: pricingRepo.lockToolPricing,
+  keyOf: (row) => row.tool_name,
+  unknown: adminMessages.unknownTool,
+  valuesOf: (row) => ({ base_energy_cost: row.base_energy_cost, discount_percentage: row.discount_percentage }),
+  save: (tx, name, v) => pricingRepo.updateToolPricing(tx, name, v.base_energy_cost, v.discount_percentage),
+};
+
+const PLAN_ENERGY: PricedRows<pricingRepo.PlanRow, { energy_amount: number; bonus_energy: number }> = {
+  action: AUDIT_ACTIONS.planEnergy,
+  lock: pricingRepo.lockPlans,
+  keyOf: (row) => row.price_id,
+  unknown: adminMessages.unknownPlan,
+  valuesOf: (row) => ({ energy_amount: row.energy_amount, bonus_energy: row.bonus_energy }),
+  save: (tx, priceId, v) => pricingRepo.updatePlanEnergy(tx, priceId, v.energy_amount, v.bonus_energy),
+};
+
 /** Users are listed by e-mail, then id. */
 const emailKey = z.tuple([z.string().max(400), z.uuid()]);
 
@@ -63,56 +91,20 @@ export class AdminService {
     try {
       const changes = await this.db.transaction(async (tx) => {
         await this.stillAdmin(tx, admin.id);
-        let changed = 0;
-        const scopes = new Set<string>();
-
         const toolNames = [...new Set([...update.toolPrices.keys(), ...update.toolDiscounts.keys()])];
-        const tools = new Map((await pricingRepo.lockToolPricing(tx, toolNames)).map((t) => [t.tool_name, t]));
-        for (const name of toolNames) {
-          if (!tools.has(name)) throw new AppError('validation', adminMessages.unknownTool(name));
-        }
-        for (const name of toolNames) {
-          const row = tools.get(name)!;
-          const base = update.toolPrices.get(name) ?? row.base_energy_cost;
-          const discount = update.toolDiscounts.get(name) ?? row.discount_percentage;
-          if (base === row.base_energy_cost && discount === row.discount_percentage) continue;
-          await pricingRepo.updateToolPricing(tx, name, base, discount);
-          await repo.insertAudit(tx, {
-            adminId: admin.id,
-            action: AUDIT_ACTIONS.toolPricing,
-            target: name,
-            oldValue: { base_energy_cost: row.base_energy_cost, discount_percentage: row.discount_percentage },
-            newValue: { base_energy_cost: base, discount_percentage: discount },
-          });
-          changed += 1;
-          scopes.add('tools');
-        }
-
-        const priceIds = [...update.planEnergy.keys()];
-        const plans = new Map((await pricingRepo.lockPlans(tx, priceIds)).map((p) => [p.price_id, p]));
-        for (const priceId of priceIds) {
-          if (!plans.has(priceId)) throw new AppError('validation', adminMessages.unknownPlan(priceId));
-        }
-        for (const priceId of priceIds) {
-          const row = plans.get(priceId)!;
-          const wanted = update.planEnergy.get(priceId)!;
-          const energy = wanted.energyAmount ?? row.energy_amount;
-          const bonus = wanted.bonusEnergy ?? row.bonus_energy;
-          if (energy === row.energy_amount && bonus === row.bonus_energy) continue;
-          await pricingRepo.updatePlanEnergy(tx, priceId, energy, bonus);
-          await repo.insertAudit(tx, {
-            adminId: admin.id,
-            action: AUDIT_ACTIONS.planEnergy,
-            target: priceId,
-            oldValue: { energy_amount: row.energy_amount, bonus_energy: row.bonus_energy },
-            newValue: { energy_amount: energy, bonus_energy: bonus },
-          });
-          changed += 1;
-          scopes.add('plans');
-        }
+        const toolPrices = new Map(
+          toolNames.map((name) => [name, { base_energy_cost: update.toolPrices.get(name), discount_percentage: update.toolDiscounts.get(name) }]),
+        );
+        const planEnergy = new Map(
+          [...update.planEnergy].map(([priceId, wanted]) => [priceId, { energy_amount: wanted.energyAmount, bonus_energy: wanted.bonusEnergy }]),
+        );
+        const toolChanges = await this.saveChanged(tx, admin, TOOL_PRICES, toolPrices);
+        const planChanges = await this.saveChanged(tx, admin, PLAN_ENERGY, planEnergy);
+        const changed = toolChanges + planChanges;
+        const scopes = [...(toolChanges ? ['tools'] : []), ...(planChanges ? ['plans'] : [])];
 
         // Sent with the commit, never for a rolled-back save.
-        if (changed > 0) await this.realtime.publish('pricing', null, { changed: [...scopes] } satisfies ServerEventData<'pricing'>, tx);
+        if (changed > 0) await this.realtime.publish('pricing', null, { changed: scopes } satisfies ServerEventData<'pricing'>, tx);
         return changed;
       });
       return { success: true, message: adminMessages.updateSucceeded, changes };
@@ -121,6 +113,34 @@ export class AdminService {
       this.log.error({ err }, 'admin pricing update failed');
       throw new AppError('internal', adminMessages.updateFailed);
     }
+  }
+
+  /**
+   * Locks the rows named in `wanted`, refuses a name with no row, then saves each row whose values
+   * change (a value left out keeps the row's) with an audit row of before and after; how many changed.
+   */
+  private async saveChanged<Row, Values extends Record<string, number>>(
+    tx: Queryable,
+    admin: AuthenticatedUser,
+    rows: PricedRows<Row, Values>,
+    wanted: Map<string, { [K in keyof Values]?: number }>,
+  ): Promise<number> {
+    const keys = [...wanted.keys()];
+    const locked = new Map((await rows.lock(tx, keys)).map((row) => [rows.keyOf(row), row]));
+    for (const key of keys) {
+      if (!locked.has(key)) throw new AppError('validation', rows.unknown(key));
+    }
+    let changed = 0;
+    for (const key of keys) {
+      const before = rows.valuesOf(locked.get(key)!);
+      const asked = wanted.get(key)!;
+      const after = Object.fromEntries(Object.entries(before).map(([field, value]) => [field, asked[field] ?? value])) as Values;
+      if (Object.keys(before).every((field) => before[field] === after[field])) continue;
+      await rows.save(tx, key, after);
+      await repo.insertAudit(tx, { adminId: admin.id, action: rows.action, target: key, oldValue: before, newValue: after });
+      changed += 1;
+    }
+    return changed;
   }
 
   async summary(admin: AuthenticatedUser): Promise<PlatformSummary> {
