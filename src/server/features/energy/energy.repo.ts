@@ -167,32 +167,31 @@ export function listTransactions(db: Queryable, userId: string, limit: number, b
  * added to what the user owes. One statement on the locked profile row.
  */
 export async function takeBack(db: Queryable, userId: string, amount: number): Promise<{ taken: number; owed: number }> {
-  const row = await one<{ taken: number }>(
-    db,
-    `WITH c AS (SELECT id, LEAST($2::int, energy_balance) AS taken FROM user_profiles WHERE id = $1 FOR UPDATE)
-     UPDATE user_profiles p
-        SET energy_balance = p.energy_balance - c.taken, energy_owed = p.energy_owed + ($2::int - c.taken), updated_at = now()
-       FROM c WHERE p.id = c.id
-     RETURNING c.taken`,
-    [userId, amount],
-  );
-  if (!row) throw new Error(`No profile for user ${userId}`);
-  return { taken: row.taken, owed: amount - row.taken };
+  const taken = await drainThenAdd(db, userId, amount, 'energy_balance', 'energy_owed');
+  return { taken, owed: amount - taken };
 }
 
 /** Gives `amount` back: first as forgiven debt, the rest to the balance. */
 export async function giveBack(db: Queryable, userId: string, amount: number): Promise<{ credited: number; forgiven: number }> {
-  const row = await one<{ forgiven: number }>(
+  const forgiven = await drainThenAdd(db, userId, amount, 'energy_owed', 'energy_balance');
+  return { credited: amount - forgiven, forgiven };
+}
+
+type ProfileAmount = 'energy_balance' | 'energy_owed';
+
+/** Takes up to `amount` from one column of the locked profile row and adds the rest to the other; what was taken. */
+async function drainThenAdd(db: Queryable, userId: string, amount: number, first: ProfileAmount, rest: ProfileAmount): Promise<number> {
+  const row = await one<{ drained: number }>(
     db,
-    `WITH c AS (SELECT id, LEAST($2::int, energy_owed) AS forgiven FROM user_profiles WHERE id = $1 FOR UPDATE)
+    `WITH c AS (SELECT id, LEAST($2::int, ${first}) AS drained FROM user_profiles WHERE id = $1 FOR UPDATE)
      UPDATE user_profiles p
-        SET energy_owed = p.energy_owed - c.forgiven, energy_balance = p.energy_balance + ($2::int - c.forgiven), updated_at = now()
+        SET ${first} = p.${first} - c.drained, ${rest} = p.${rest} + ($2::int - c.drained), updated_at = now()
        FROM c WHERE p.id = c.id
-     RETURNING c.forgiven`,
+     RETURNING c.drained`,
     [userId, amount],
   );
   if (!row) throw new Error(`No profile for user ${userId}`);
-  return { credited: amount - row.forgiven, forgiven: row.forgiven };
+  return row.drained;
 }
 
 /** Pays what is owed from the balance, as far as it goes; 0 when nothing was owed or nothing to pay with. */
