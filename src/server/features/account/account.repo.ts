@@ -16,21 +16,16 @@ export interface AccountRow {
   email_verified_at: Date | null;
 }
 
-export function findAccount(db: Queryable, userId: string) {
-  return one<AccountRow>(
-    db,
-    `SELECT id, email, full_name, password_hash, role, created_at, email_verified_at
-       FROM users WHERE id = $1 AND deleted_at IS NULL`,
-    [userId],
-  );
-}
+export const findAccount = (db: Queryable, userId: string) => findAccountWhere(db, 'id', userId);
 
-export function findAccountByEmail(db: Queryable, email: string) {
+export const findAccountByEmail = (db: Queryable, email: string) => findAccountWhere(db, 'email', email);
+
+function findAccountWhere(db: Queryable, column: 'id' | 'email', value: string) {
   return one<AccountRow>(
     db,
     `SELECT id, email, full_name, password_hash, role, created_at, email_verified_at
-       FROM users WHERE email = $1 AND deleted_at IS NULL`,
-    [email],
+       FROM users WHERE ${column} = $1 AND deleted_at IS NULL`,
+    [value],
   );
 }
 
@@ -114,25 +109,11 @@ export async function deleteSessionsExcept(db: Queryable, userId: string, keep: 
   return rows.length;
 }
 
-export async function countOtherAdmins(db: Queryable, userId: string): Promise<number> {
-  const row = await one<{ n: number }>(
-    db,
-    `SELECT count(*)::int AS n FROM users WHERE role = 'admin' AND deleted_at IS NULL AND suspended_at IS NULL AND id <> $1`,
-    [userId],
-  );
-  return row?.n ?? 0;
-}
-
 /** Locks the account row: two deletions (or a deletion and a role change) run one after the other. */
 export function lockAccount(db: Queryable, userId: string) {
   return one<{ role: Role; email: string }>(db, 'SELECT role, email FROM users WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [
     userId,
   ]);
-}
-
-/** Serializes "is this the last admin?" checks across concurrent deletions. */
-export function lockAdminSet(db: Queryable) {
-  return db.query(`SELECT id FROM users WHERE role = 'admin' AND deleted_at IS NULL ORDER BY id FOR UPDATE`);
 }
 
 /**

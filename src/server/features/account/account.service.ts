@@ -26,6 +26,7 @@ import { assertAllowed, rateLimited, type Limiter } from '../limits/limiter.js';
 import { PreLimiter } from '../limits/pre-limiter.js';
 import type { MailService } from '../mail/mail.service.js';
 import * as repo from './account.repo.js';
+import { countOtherActiveAdmins, lockAdmins } from '../admin/admin.repo.js';
 import { exportArchive } from './export-archive.js';
 
 const MB = 1024 * 1024;
@@ -365,8 +366,8 @@ export class AccountService {
     }
     const keys = await this.db.transaction(async (tx) => {
       if (user.role === 'admin') {
-        await repo.lockAdminSet(tx);
-        if ((await repo.countOtherAdmins(tx, userId)) === 0) throw new AppError('conflict', msg.lastAdmin);
+        await lockAdmins(tx);
+        if ((await countOtherActiveAdmins(tx, userId)) === 0) throw new AppError('conflict', msg.lastAdmin);
       }
       const locked = await repo.lockAccount(tx, userId);
       if (!locked) throw new AppError('not_found', messages.notFound);
