@@ -85,21 +85,10 @@ export class JobQueue {
       expireInSeconds: SOURCE_FETCH_EXPIRE_SECONDS,
       deleteAfterSeconds: 86_400,
     });
-    // A slow or down SMTP server is retried with backoff; the request that wrote the mail never waits.
-    await boss.createQueue(JOBS.mail.name, {
-      retryLimit: 4,
-      retryDelay: opts.retryDelaySeconds ?? 30,
-      retryBackoff: true,
-      expireInSeconds: 120,
-      deleteAfterSeconds: 86_400,
-    });
-    await boss.createQueue(JOBS.accountExport.name, {
-      retryLimit: 2,
-      retryDelay: opts.retryDelaySeconds ?? 30,
-      retryBackoff: true,
-      expireInSeconds: 3_600,
-      deleteAfterSeconds: 86_400,
-    });
+    // Work no request waits for: a slow or down SMTP server, or a busy export, is retried with backoff.
+    const background = { retryDelay: opts.retryDelaySeconds ?? 30, retryBackoff: true, deleteAfterSeconds: 86_400 };
+    await boss.createQueue(JOBS.mail.name, { ...background, retryLimit: 4, expireInSeconds: 120 });
+    await boss.createQueue(JOBS.accountExport.name, { ...background, retryLimit: 2, expireInSeconds: 3_600 });
     this.started = boss;
   }
 
