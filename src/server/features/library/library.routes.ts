@@ -74,6 +74,20 @@ export const libraryRoutes =
     });
 
     const userOf = async (req: FastifyRequest) => (await currentUser(req, auth))!;
+    // Imports and checks of a URL are counted per hour apart, and hold one of the user's few outbound fetches.
+    const urlsPerHour = (name: string) => ({
+      name,
+      limit: cfg.URL_IMPORTS_PER_HOUR,
+      windowSeconds: HOUR,
+      message: limitMessages.urlImports(cfg.URL_IMPORTS_PER_HOUR),
+    });
+    // Slots, not a count: each fetch holds an outbound connection for up to its timeout.
+    const urlFetchSlot = (userId: string) => ({
+      key: `url-fetch:user:${userId}`,
+      max: cfg.URL_FETCHES_AT_ONCE,
+      ttlSeconds: 120,
+      message: limitMessages.fetchesAtOnce(cfg.URL_FETCHES_AT_ONCE),
+    });
     const r = app.withTypeProvider<ZodTypeProvider>();
 
     r.post(
@@ -130,7 +144,7 @@ export const libraryRoutes =
     r.post(
       '/api/library/import-url',
       {
-        config: { rateLimit: { name: 'url-imports', limit: cfg.URL_IMPORTS_PER_HOUR, windowSeconds: HOUR, message: limitMessages.urlImports(cfg.URL_IMPORTS_PER_HOUR) } },
+        config: { rateLimit: urlsPerHour('url-imports') },
         schema: {
           tags: ['library'],
           summary: 'Fetch an http(s) URL into the library (public addresses only; same checks as uploads)',
@@ -141,9 +155,7 @@ export const libraryRoutes =
       async (req, reply) => {
         const user = await userOf(req);
         await library.quota.assertRoomFor(user.id, 0);
-        // Slots, not a count: each import holds an outbound connection for up to its timeout.
-        const slot = { key: `url-fetch:user:${user.id}`, max: cfg.URL_FETCHES_AT_ONCE, ttlSeconds: 120, message: limitMessages.fetchesAtOnce(cfg.URL_FETCHES_AT_ONCE) };
-        const item = await withSlot(limiter, slot, () => library.uploads.importFromUrl(user.id, req.body.url, req.body.kind));
+        const item = await withSlot(limiter, urlFetchSlot(user.id), () => library.uploads.importFromUrl(user.id, req.body.url, req.body.kind));
         return reply.status(201).send(item);
       },
     );
@@ -151,7 +163,7 @@ export const libraryRoutes =
     r.post(
       '/api/library/check-url',
       {
-        config: { rateLimit: { name: 'url-checks', limit: cfg.URL_IMPORTS_PER_HOUR, windowSeconds: HOUR, message: limitMessages.urlImports(cfg.URL_IMPORTS_PER_HOUR) } },
+        config: { rateLimit: urlsPerHour('url-checks') },
         schema: {
           tags: ['library'],
           summary: 'Check a URL source as a tool run would (address policy, reachability, type, size) without storing it',
@@ -161,8 +173,7 @@ export const libraryRoutes =
       },
       async (req) => {
         const user = await userOf(req);
-        const slot = { key: `url-fetch:user:${user.id}`, max: cfg.URL_FETCHES_AT_ONCE, ttlSeconds: 120, message: limitMessages.fetchesAtOnce(cfg.URL_FETCHES_AT_ONCE) };
-        return withSlot(limiter, slot, () => library.uploads.checkUrl(user.id, req.body.url, req.body.kind));
+        return withSlot(limiter, urlFetchSlot(user.id), () => library.uploads.checkUrl(user.id, req.body.url, req.body.kind));
       },
     );
 
