@@ -349,16 +349,7 @@ export async function upscaleVideo(input: VideoUpscaleHookInput & { video: Local
         },
       },
     );
-    ctx.onProgress({ stage: 'Done', fraction: 1 });
-    const o = await probeMedia(out, ctx.signal);
-    return {
-      path: out,
-      contentType: 'video/mp4',
-      width: W,
-      height: H,
-      durationSeconds: Math.round(o.durationSeconds * 100) / 100,
-      model: 'lanczos (clip too long for AI path)',
-    };
+    return upscaledVideo(out, W, H, 'lanczos (clip too long for AI path)', ctx);
   }
 
   // AI path: decode -> tiled ESRGAN per frame (two frames in flight) -> encode.
@@ -433,14 +424,12 @@ export async function upscaleVideo(input: VideoUpscaleHookInput & { video: Local
     throw e;
   }
   if (read === 0) throw new ProviderError('The video has no frames that could be decoded.');
+  return upscaledVideo(out, W, H, `esrgan-${plan.model} x${modelScaleFor(scale)} per frame (local)`, ctx);
+}
+
+/** The upscaled file as the tool's answer, with its length as the encoder wrote it. */
+async function upscaledVideo(out: string, width: number, height: number, model: string, ctx: RunContext): Promise<VideoOutput> {
   ctx.onProgress({ stage: 'Done', fraction: 1 });
-  const o = await probeMedia(out, ctx.signal);
-  return {
-    path: out,
-    contentType: 'video/mp4',
-    width: W,
-    height: H,
-    durationSeconds: Math.round(o.durationSeconds * 100) / 100,
-    model: `esrgan-${plan.model} x${modelScaleFor(scale)} per frame (local)`,
-  };
+  const made = await probeMedia(out, ctx.signal);
+  return { path: out, contentType: 'video/mp4', width, height, durationSeconds: Math.round(made.durationSeconds * 100) / 100, model };
 }
