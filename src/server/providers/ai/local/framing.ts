@@ -3,9 +3,8 @@
  * dominant near-horizontal and near-vertical edges, 'center the subject'
  * crops so the subject's centre sits in the middle.
  */
-import sharp from 'sharp';
 import { maskBox } from './segmentation.js';
-import { rawSharp, toRgba, type Mask, type Rgba } from './rgba.js';
+import { rawSharp, shrunkRgb, toRgba, type Mask, type Rgba } from './rgba.js';
 
 /** The largest tilt 'straighten' corrects on its own; past this the picture is taken as meant so. */
 export const MAX_AUTO_TILT = 15;
@@ -17,16 +16,8 @@ export const MAX_AUTO_TILT = 15;
  * ±15° is the tilt. 0 when no clear lines are found.
  */
 export async function measureTilt(img: Rgba): Promise<number> {
-  const scale = Math.min(1, 512 / Math.max(img.width, img.height));
-  const w = Math.max(3, Math.round(img.width * scale));
-  const h = Math.max(3, Math.round(img.height * scale));
-  const { data } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: 4 } })
-    .removeAlpha()
-    .resize(w, h, { fit: 'fill' })
-    .greyscale()
-    .blur(0.8)
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { pipeline, width: w, height: h } = shrunkRgb(img, 512, 3);
+  const data = await pipeline.greyscale().blur(0.8).raw().toBuffer();
   const BIN = 0.25;
   const bins = new Float64Array(Math.round((2 * MAX_AUTO_TILT) / BIN) + 1);
   let total = 0;

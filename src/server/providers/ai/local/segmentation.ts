@@ -12,8 +12,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as Ort from 'onnxruntime-node';
-import sharp from 'sharp';
-import { blurPlane, resizePlane, type Mask, type Rgba } from './rgba.js';
+import { blurPlane, rawSharp, resizePlane, shrunkRgb, type Mask, type Rgba } from './rgba.js';
 
 const INPUT = 320;
 const MEAN = [0.485, 0.456, 0.406] as const;
@@ -71,7 +70,7 @@ async function saliencyPass(input: Float32Array): Promise<Float32Array> {
  * brim) while the second finds the person; on clear subjects they agree (see decision 026).
  */
 export async function subjectSaliency(img: Rgba): Promise<Float32Array> {
-  const { data } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: 4 } })
+  const { data } = await rawSharp(img)
     .removeAlpha()
     .resize(INPUT, INPUT, { fit: 'fill', kernel: 'lanczos3' })
     .raw()
@@ -133,14 +132,8 @@ export function maskBox(m: Mask): { left: number; top: number; right: number; bo
 
 /** The sky: smooth, sky-coloured pixels connected to the top edge, not on the subject. */
 export async function skyMask(img: Rgba, subject: Mask | null): Promise<Mask> {
-  const scale = Math.min(1, 256 / Math.max(img.width, img.height));
-  const w = Math.max(1, Math.round(img.width * scale));
-  const h = Math.max(1, Math.round(img.height * scale));
-  const { data } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: 4 } })
-    .removeAlpha()
-    .resize(w, h, { fit: 'fill' })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { pipeline, width: w, height: h } = shrunkRgb(img, 256);
+  const data = await pipeline.raw().toBuffer();
   const lum = new Float32Array(w * h);
   for (let i = 0; i < w * h; i++) lum[i] = (0.2126 * data[i * 3]! + 0.7152 * data[i * 3 + 1]! + 0.0722 * data[i * 3 + 2]!) / 255;
   const subjSmall = subject ? resizePlane(subject.data, subject.width, subject.height, w, h) : null;
