@@ -53,6 +53,34 @@ function probit(p) {
 }
 
 /**
+ * The energy of the finest Haar bands of one channel (c) of the 16x16 block (bx, by) of
+ * interleaved RGB bytes: the diagonal band (HH) into energy[0], the horizontal and vertical
+ * ones (HL + LH) into energy[1]. True when the block touches 0 or 255 (clipping hides noise there).
+ */
+function haarEnergy(data, width, bx, by, c, energy) {
+  let clipped = false;
+  let diagonal = 0;
+  let sides = 0;
+  for (let j = 0; j < 8; j++) {
+    const r0 = (by * 16 + 2 * j) * width;
+    const r1 = r0 + width;
+    for (let i = 0; i < 8; i++) {
+      const x = bx * 16 + 2 * i;
+      const a = data[(r0 + x) * 3 + c];
+      const b = data[(r0 + x + 1) * 3 + c];
+      const d = data[(r1 + x) * 3 + c];
+      const e = data[(r1 + x + 1) * 3 + c];
+      if (a === 0 || a === 255 || b === 0 || b === 255 || d === 0 || d === 255 || e === 0 || e === 255) clipped = true;
+      diagonal += ((a - b - d + e) / 2) ** 2;
+      sides += ((a - b + d - e) / 2) ** 2 + ((a + b - d - e) / 2) ** 2;
+    }
+  }
+  energy[0] = diagonal;
+  energy[1] = sides;
+  return clipped;
+}
+
+/**
  * Noise sigma (0..255 units) of interleaved RGB bytes. The finest diagonal
  * Haar band (HH) of white noise has the noise's sigma; image texture adds to
  * it. So HH is cut into blocks of 8x8 coefficients (16x16 pixels), each
@@ -69,29 +97,11 @@ export function estimateNoiseSigma(data, width, height, percentile = 0.2) {
   // Large photos: every step-th block row/column is plenty (and fast).
   const step = Math.max(1, Math.floor(Math.sqrt((bw * bh) / 40000)));
   const blocks = [];
-  const all = new Float32Array(Math.max(1, Math.ceil(bw / step) * Math.ceil(bh / step) * 64));
-  let na = 0;
+  const energy = new Float64Array(2);
   for (let c = 0; c < 3; c++) {
     for (let by = 0; by < bh; by += step)
       for (let bx = 0; bx < bw; bx += step) {
-        let ss = 0;
-        let clipped = false;
-        for (let j = 0; j < 8; j++) {
-          const r0 = (by * 16 + 2 * j) * width;
-          const r1 = r0 + width;
-          for (let i = 0; i < 8; i++) {
-            const x = bx * 16 + 2 * i;
-            const a = data[(r0 + x) * 3 + c];
-            const b = data[(r0 + x + 1) * 3 + c];
-            const d = data[(r1 + x) * 3 + c];
-            const e = data[(r1 + x + 1) * 3 + c];
-            if (a === 0 || a === 255 || b === 0 || b === 255 || d === 0 || d === 255 || e === 0 || e === 255) clipped = true;
-            const v = (a - b - d + e) / 2;
-            ss += v * v;
-            if (c === 0 && na < all.length) all[na++] = v;
-          }
-        }
-        if (!clipped) blocks.push(Math.sqrt(ss / 64));
+        if (!haarEnergy(data, width, bx, by, c, energy)) blocks.push(Math.sqrt(energy[0] / 64));
       }
   }
   if (blocks.length >= 24) {
@@ -125,24 +135,16 @@ export function noiseWhiteness(data, width, height) {
   if (bw < 2 || bh < 2) return 1;
   const step = Math.max(1, Math.floor(Math.sqrt((bw * bh) / 40000)));
   const blocks = [];
+  const energy = new Float64Array(2);
   for (let by = 0; by < bh; by += step)
     for (let bx = 0; bx < bw; bx += step) {
       let hh = 0;
       let hv = 0;
-      for (let c = 0; c < 3; c++)
-        for (let j = 0; j < 8; j++) {
-          const r0 = (by * 16 + 2 * j) * width;
-          const r1 = r0 + width;
-          for (let i = 0; i < 8; i++) {
-            const x = bx * 16 + 2 * i;
-            const a = data[(r0 + x) * 3 + c];
-            const b = data[(r0 + x + 1) * 3 + c];
-            const d = data[(r1 + x) * 3 + c];
-            const e = data[(r1 + x + 1) * 3 + c];
-            hh += ((a - b - d + e) / 2) ** 2;
-            hv += ((a - b + d - e) / 2) ** 2 + ((a + b - d - e) / 2) ** 2;
-          }
-        }
+      for (let c = 0; c < 3; c++) {
+        haarEnergy(data, width, bx, by, c, energy);
+        hh += energy[0];
+        hv += energy[1];
+      }
       blocks.push({ hh, ratio: hv / (2 * Math.max(1e-6, hh)) });
     }
   blocks.sort((p, q) => p.hh - q.hh);
