@@ -1,6 +1,5 @@
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
+import { createTestApp, registerUser, uploadPicture, type TestApp, type TestUser } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 
 /**
@@ -68,19 +67,7 @@ beforeAll(async () => {
   a = await registerUser(t, { energy: 20 });
   b = await registerUser(t, { energy: 20 });
 
-  const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#336699' } }).png().toBuffer();
-  const boundary = 'matrixboundary';
-  const upload = await t.app.inject({
-    method: 'POST',
-    url: '/api/library/uploads',
-    headers: { ...a.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload: Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`),
-      png,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-  });
-  ids.library = upload.json().id;
+  ids.library = await uploadPicture(t, a, 'a.png', 20, 20);
   ids.invites = (await t.app.inject({ method: 'POST', url: '/api/invites', headers: a.headers, payload: {} })).json().invite.id;
   ids.jobs = (await t.app.inject({ method: 'POST', url: '/functions/v1/fal-upscaler', headers: a.headers, payload: { image_url: ids.library } })).json().job_id;
   ids.checkout = (

@@ -2,6 +2,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
+import { upload as uploadFile } from './library.fixtures.js';
 import type { AiProvider, LocalMedia, MediaOutput, RunContext } from '../src/server/providers/ai/ai-provider.js';
 import type { AnyToolRuntime } from '../src/server/providers/ai/hooks.js';
 import { outputMessages, scaleFor, targetOf } from '../src/shared/output.js';
@@ -68,18 +69,7 @@ afterAll(() => t.close());
 let uploads = 0;
 async function upload(owner: TestUser, width: number, height: number, opts: { alpha?: boolean } = {}) {
   const img = sharp({ create: { width, height, channels: opts.alpha ? 4 : 3, background: { r: 120, g: (uploads++ * 13) % 256, b: 60, alpha: opts.alpha ? 0.5 : 1 } } });
-  const bytes = await img.png().toBuffer();
-  const boundary = '----outputs';
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/library/uploads',
-    headers: { ...owner.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload: Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo.png"\r\nContent-Type: image/png\r\n\r\n`),
-      bytes,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-  });
+  const res = await uploadFile(t, owner, { filename: 'photo.png', contentType: 'image/png', body: await img.png().toBuffer() });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id as string;
 }

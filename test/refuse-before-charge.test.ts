@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
+import { upload as uploadFile } from './library.fixtures.js';
 import { sourceMessages } from '../src/shared/messages.js';
 
 // Issue 23: what can be refused up front is refused with a 4xx and charges nothing:
@@ -21,17 +22,7 @@ afterAll(() => t.close());
 
 async function upload(owner: TestUser, width = 40): Promise<{ id: string; url: string }> {
   const png = await sharp({ create: { width, height: 30, channels: 3, background: { r: 10, g: width, b: 0 } } }).png().toBuffer();
-  const boundary = '----pixelrushrefuse';
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/library/uploads',
-    headers: { ...owner.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload: Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`),
-      png,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-  });
+  const res = await uploadFile(t, owner, { filename: 'a.png', contentType: 'image/png', body: png });
   expect(res.statusCode).toBe(201);
   return res.json();
 }

@@ -8,6 +8,7 @@ import { ffmpegPath, ffprobePath } from '../src/server/providers/ai/local/ffmpeg
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPeerApp, createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
+import { upload as uploadFile } from './library.fixtures.js';
 import { SESSION_COOKIE } from '../src/shared/constants.js';
 
 /**
@@ -50,17 +51,7 @@ let uploads = 0;
 async function upload(owner: TestUser, name = 'holiday-in-paris.jpg') {
   // Bytes of its own (the library folds identical uploads into one file).
   const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 136, g: 68, b: (uploads++ * 7) % 256 } } }).jpeg().toBuffer();
-  const boundary = '----sharetest';
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/library/uploads',
-    headers: { ...owner.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload: Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/jpeg\r\n\r\n`),
-      jpeg,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-  });
+  const res = await uploadFile(t, owner, { filename: name, contentType: 'image/jpeg', body: jpeg });
   expect(res.statusCode).toBe(201);
   const item = res.json() as { id: string; storage_path: string; user_id: string };
   // The stored file carries a camera's metadata, as an original kept byte for byte (or a provider's output) would.

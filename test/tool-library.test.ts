@@ -1,6 +1,5 @@
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
+import { createTestApp, registerUser, uploadPicture, type TestApp, type TestUser } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 
 // Tool runs against the real media library (local storage, thumbnails, pending videos).
@@ -14,30 +13,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function uploadPng(): Promise<{ id: string; url: string }> {
-  const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 250, g: 0, b: 0 } } }).png().toBuffer();
-  const boundary = '----pixelrushtest';
-  const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="red.png"\r\nContent-Type: image/png\r\n\r\n`),
-    png,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/library/uploads',
-    headers: { ...user.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload: body,
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json();
-}
+const uploadPng = () => uploadPicture(t, user, 'red.png');
 
 const item = async (id: string) => (await t.app.inject({ url: `/api/library/${id}`, headers: user.headers })).json();
 
 describe('tool results in the library', () => {
   it('an upscale of a library item lands in the library as Generated, once, with the original linked', async () => {
     const input = await uploadPng();
-    const res = await t.app.inject({ method: 'POST', url: '/functions/v1/fal-upscaler', headers: user.headers, payload: { image_url: input.id } });
+    const res = await t.app.inject({ method: 'POST', url: '/functions/v1/fal-upscaler', headers: user.headers, payload: { image_url: input } });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.upscaled_url).toContain('/api/files/');
@@ -65,7 +48,7 @@ describe('tool results in the library', () => {
     provider.behaviour.delayMs = 1_500;
     try {
       const input = await uploadPng();
-      const run = t.app.inject({ method: 'POST', url: '/functions/v1/fal-image-to-video', headers: user.headers, payload: { image_url: input.id, prompt: 'slow zoom in on the red square' } });
+      const run = t.app.inject({ method: 'POST', url: '/functions/v1/fal-image-to-video', headers: user.headers, payload: { image_url: input, prompt: 'slow zoom in on the red square' } });
       let pending;
       for (let i = 0; i < 40 && !pending; i++) {
         await new Promise((r) => setTimeout(r, 50));
@@ -92,7 +75,7 @@ describe('tool results in the library', () => {
     provider.behaviour.failWith = 'Video generation failed';
     let failedId: string;
     try {
-      const res = await t.app.inject({ method: 'POST', url: '/functions/v1/fal-image-to-video', headers: user.headers, payload: { image_url: input.id, prompt: 'pan left' } });
+      const res = await t.app.inject({ method: 'POST', url: '/functions/v1/fal-image-to-video', headers: user.headers, payload: { image_url: input, prompt: 'pan left' } });
       expect(res.statusCode).toBe(422);
       const list = (await t.app.inject({ url: '/api/library?kind=video', headers: user.headers })).json();
       const failed = list.items.find((v: { status: string }) => v.status === 'failed');
@@ -120,7 +103,7 @@ describe('deleting a video that is still generating', () => {
     try {
       const input = await uploadPng();
       const before = (await t.app.inject({ url: '/api/me', headers: user.headers })).json().energy_balance;
-      const run = t.app.inject({ method: 'POST', url: '/functions/v1/fal-image-to-video', headers: user.headers, payload: { image_url: input.id, prompt: 'zoom out' } });
+      const run = t.app.inject({ method: 'POST', url: '/functions/v1/fal-image-to-video', headers: user.headers, payload: { image_url: input, prompt: 'zoom out' } });
       let pending: { id: string; job_id: string } | undefined;
       for (let i = 0; i < 60 && !pending; i++) {
         await new Promise((r) => setTimeout(r, 50));

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
+import { upload as uploadFile } from './library.fixtures.js';
 import { libraryVersionsSchema, type LibraryItemDto } from '../src/shared/library.schema.js';
 
 /**
@@ -21,17 +22,7 @@ afterAll(() => t.close());
 let uploads = 0;
 async function upload(owner: TestUser) {
   const png = await sharp({ create: { width: 24, height: 16, channels: 3, background: { r: 10, g: (uploads++ * 17) % 256, b: 90 } } }).png().toBuffer();
-  const boundary = '----versions';
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/library/uploads',
-    headers: { ...owner.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload: Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="original.png"\r\nContent-Type: image/png\r\n\r\n`),
-      png,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-  });
+  const res = await uploadFile(t, owner, { filename: 'original.png', contentType: 'image/png', body: png });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id as string;
 }

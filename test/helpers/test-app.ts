@@ -6,6 +6,7 @@ import { createServices, type AppContext } from '../../src/server/app-context.js
 import { buildApp } from '../../src/server/http/app.js';
 import type { Db } from '../../src/server/db/db.js';
 import { openTestDb } from './test-db.js';
+import { upload } from '../library.fixtures.js';
 import { openPostgres } from '../../src/server/db/postgres.js';
 import { startToolRuntime, type ToolRuntime } from '../../src/server/jobs/tool-runtime.js';
 import type { AiProvider } from '../../src/server/providers/ai/ai-provider.js';
@@ -164,17 +165,7 @@ export async function buyOnTestCheckout(t: TestApp, who: TestUser, priceId = 'pr
  */
 export async function uploadPicture(t: TestApp, user: TestUser, name = 'picture.png', width = 40, height = 30): Promise<string> {
   const png = await sharp({ create: { width, height, channels: 3, background: { r: 250, g: width % 256, b: 0 } } }).png().toBuffer();
-  const boundary = '----pixelrushtest';
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/library/uploads',
-    headers: { ...user.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload: Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`),
-      png,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-  });
+  const res = await upload(t, user, { filename: name, contentType: 'image/png', body: png });
   if (res.statusCode !== 201) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
   return (res.json() as { id: string }).id;
 }
