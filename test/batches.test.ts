@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, uploadPicture, type TestApp, type TestUser } from './helpers/test-app.js';
+import { copiesOfItem, createTestApp, registerUser, uploadPicture, type TestApp, type TestUser } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 import { readZip } from './helpers/zip.js';
 import { batch as batchSchema, batchEstimate, batchList, batchMessages, type Batch, type BatchRequest } from '../src/shared/batch.schema.js';
@@ -23,17 +23,7 @@ afterAll(() => t.close());
 
 const uploadPng = (user: TestUser, name: string, width = 40) => uploadPicture(t, user, name, width);
 
-/** More library entries for the same stored file (as deduplicated uploads are), without n uploads. */
-async function cloneItems(user: TestUser, id: string, n: number): Promise<string[]> {
-  const rows = await t.db.query<{ id: string }>(
-    `INSERT INTO uploaded_images (user_id, filename, original_name, file_size, content_type, storage_path, is_generated, thumbnail_path, width, height, status)
-     SELECT user_id, filename, 'copy ' || g || '.png', file_size, content_type, storage_path, false, thumbnail_path, width, height, status
-       FROM uploaded_images, generate_series(1, $3::int) AS g WHERE id = $1 AND user_id = $2
-     RETURNING id`,
-    [id, user.id, n],
-  );
-  return rows.map((r) => r.id);
-}
+const cloneItems = (user: TestUser, id: string, n: number) => copiesOfItem(t, user, id, n);
 
 const post = (user: TestUser, url: string, payload?: object, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url, headers: { ...user.headers, ...headers }, ...(payload ? { payload } : {}) });

@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { createTestApp, registerUser, uploadPicture, type TestApp, type TestUser } from '../../test/helpers/test-app.js';
+import { copiesOfItem, createTestApp, registerUser, uploadPicture, type TestApp, type TestUser } from '../../test/helpers/test-app.js';
 import { createFakeAiProvider } from '../../test/helpers/fake-ai.js';
 import type { AiProvider } from '../../src/server/providers/ai/ai-provider.js';
 import type { AnyToolRuntime } from '../../src/server/providers/ai/hooks.js';
@@ -50,14 +50,7 @@ function providerWith(bigResult: () => string | null): AiProvider {
 /** n library images of the user (entries sharing one stored file, as deduplicated uploads do). */
 async function libraryImages(t: TestApp, user: TestUser, n: number): Promise<string[]> {
   const first = await uploadPicture(t, user);
-  const rows = await t.db.query<{ id: string }>(
-    `INSERT INTO uploaded_images (user_id, filename, original_name, file_size, content_type, storage_path, is_generated, thumbnail_path, width, height, status)
-     SELECT user_id, filename, 'image ' || g || '.png', file_size, content_type, storage_path, false, thumbnail_path, width, height, status
-       FROM uploaded_images, generate_series(2, $3::int) AS g WHERE id = $1 AND user_id = $2
-     RETURNING id`,
-    [first, user.id, n],
-  );
-  return [first, ...rows.map((r) => r.id)];
+  return [first, ...(await copiesOfItem(t, user, first, n - 1))];
 }
 
 async function untilEnded(t: TestApp, jobIds: string[]): Promise<void> {

@@ -169,3 +169,15 @@ export async function uploadPicture(t: TestApp, user: TestUser, name = 'picture.
   if (res.statusCode !== 201) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
   return (res.json() as { id: string }).id;
 }
+
+/** n more library entries of the user for one stored file (as deduplicated uploads are), named 'copy 1.png' on, without n uploads; their ids. */
+export async function copiesOfItem(t: TestApp, user: TestUser, id: string, n: number): Promise<string[]> {
+  const rows = await t.db.query<{ id: string }>(
+    `INSERT INTO uploaded_images (user_id, filename, original_name, file_size, content_type, storage_path, is_generated, thumbnail_path, width, height, status)
+     SELECT user_id, filename, 'copy ' || g || '.png', file_size, content_type, storage_path, false, thumbnail_path, width, height, status
+       FROM uploaded_images, generate_series(1, $3::int) AS g WHERE id = $1 AND user_id = $2
+     RETURNING id`,
+    [id, user.id, n],
+  );
+  return rows.map((r) => r.id);
+}
