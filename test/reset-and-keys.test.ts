@@ -3,6 +3,7 @@ import { accountMessages, messages } from '../src/shared/messages.js';
 import { apiKeyMessages } from '../src/shared/api-keys.schema.js';
 import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 import { freshNet } from './helpers/fresh.js';
+import { resetMailsTo } from './helpers/reset-mail.js';
 
 /**
  * Password reset under attack, and what an API key can no longer do (issue
@@ -37,12 +38,8 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function resetLinkOf(email: string, ip: string): Promise<string> {
   expect((await forgot(email, ip)).statusCode).toBe(200);
-  await t.ctx.services.account.settled();
-  const [mail] = await t.db.query<{ text_body: string }>(
-    `SELECT text_body FROM mail_messages WHERE to_address = $1 AND template = 'password_reset' ORDER BY created_at DESC LIMIT 1`,
-    [email],
-  );
-  return /token=([\w-]+)/.exec(mail!.text_body)![1]!;
+  const [newest] = await resetMailsTo(t, email);
+  return /token=([\w-]+)/.exec(newest!)![1]!;
 }
 
 async function createKey(headers: Record<string, string>) {
@@ -116,9 +113,7 @@ describe('asking for a reset link', () => {
       release();
       mail.send = realSend;
     }
-    await t.ctx.services.account.settled();
-    const sent = await t.db.query(`SELECT 1 FROM mail_messages WHERE to_address = $1 AND template = 'password_reset'`, [user.email]);
-    expect(sent).toHaveLength(1);
+    expect(await resetMailsTo(t, user.email)).toHaveLength(1);
   });
 });
 
