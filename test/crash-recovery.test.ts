@@ -3,8 +3,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { outputOf } from './helpers/child-output.js';
+import { dropSchemas, schemaUrl } from './helpers/install-fixture.js';
 
 const serverUrl = process.env.DATABASE_URL;
 // Each test, and each retry of one, starts on a data directory and schema of
@@ -37,51 +38,19 @@ afterEach(async () => {
 
 function env(): NodeJS.ProcessEnv {
   const base = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'test' };
-  if (!serverUrl) return { ...base, DATABASE_URL: '' };
-  const url = new URL(serverUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return { ...base, DATABASE_URL: url.toString() };
+  return { ...base, DATABASE_URL: serverUrl ? schemaUrl(serverUrl, schema) : '' };
 }
 
 function start(args: string[], extra: Record<string, string>) {
   // One process (node with the tsx loader), so SIGKILL really kills the worker.
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/crash-run.ts', ...args], { env: { ...env(), ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  const line = (prefix: string, timeoutMs: number) =>
-    new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no '${prefix}' line in time; stderr: ${err.slice(-2000)}`)), timeoutMs);
-      const check = () => {
-        const found = out.split('\n').find((l) => l.startsWith(prefix));
-        if (found) {
-          clearTimeout(timer);
-          resolve(found.slice(prefix.length).trim());
-        }
-      };
-      child.stdout.on('data', check);
-      child.on('exit', () => {
-        check();
-        clearTimeout(timer);
-        reject(new Error(`process exited before '${prefix}'; stderr: ${err.slice(-2000)}`));
-      });
-    });
-  return { child, line };
+  return { child, ...outputOf(child) };
 }
 
 afterAll(async () => {
   for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
-  if (serverUrl) {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    for (const name of schemas) {
-      await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
-      await client.query(`DROP SCHEMA IF EXISTS "${name}_boss" CASCADE`);
-    }
-    await client.end();
-  }
+  if (serverUrl) await dropSchemas(serverUrl, ...schemas.flatMap((s) => [s, `${s}_boss`]));
 });
 
 // J1: at-least-once delivery made exactly-once in effect.

@@ -5,8 +5,9 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { outputOf } from './helpers/child-output.js';
+import { dropSchemas, schemaUrl } from './helpers/install-fixture.js';
 
 // Process behaviour as an operator sees it: `npm start` and SIGTERM.
 const serverUrl = process.env.DATABASE_URL;
@@ -20,22 +21,12 @@ function isolatedEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   if (!serverUrl) return { ...base, DATABASE_URL: '' };
   const schema = `lifecycle_${randomBytes(4).toString('hex')}`;
   schemas.push(schema);
-  const url = new URL(serverUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return { ...base, DATABASE_URL: url.toString() };
+  return { ...base, DATABASE_URL: schemaUrl(serverUrl, schema) };
 }
 
 afterAll(async () => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-  if (serverUrl && schemas.length) {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    for (const s of schemas) {
-      await client.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
-      await client.query(`DROP SCHEMA IF EXISTS "${s}_boss" CASCADE`);
-    }
-    await client.end();
-  }
+  if (serverUrl && schemas.length) await dropSchemas(serverUrl, ...schemas.flatMap((s) => [s, `${s}_boss`]));
 });
 
 async function freePort(): Promise<number> {
@@ -44,27 +35,6 @@ async function freePort(): Promise<number> {
   const { port } = srv.address() as net.AddressInfo;
   await new Promise((r) => srv.close(r));
   return port;
-}
-
-function collect(child: ChildProcess) {
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const line = (prefix: string, timeoutMs: number) =>
-    new Promise<string>((resolve, reject) => {
-      const check = () => {
-        const found = out.split('\n').find((l) => l.startsWith(prefix));
-        if (found) {
-          clearTimeout(timer);
-          resolve(found.slice(prefix.length).trim());
-        }
-      };
-      const timer = setTimeout(() => reject(new Error(`no '${prefix}' line in time; output: ${out.slice(-3000)}`)), timeoutMs);
-      child.stdout!.on('data', check);
-      child.once('exit', () => setTimeout(check, 50));
-      check();
-    });
-  return { line, output: () => out };
 }
 
 const exited = (child: ChildProcess, timeoutMs: number) =>
@@ -130,7 +100,7 @@ describe('npm start and SIGTERM', () => {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const logs = collect(child);
+    const logs = outputOf(child);
     try {
       await waitReady(base, 240_000);
       const signUp = await fetch(`${base}/api/auth/sign-up/email`, {
@@ -161,7 +131,7 @@ describe('npm start and SIGTERM', () => {
 
 function startDrainRun(args: string[], env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/drain-run.ts', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  return { child, ...collect(child) };
+  return { child, ...outputOf(child) };
 }
 
 describe('SIGTERM with a tool run in progress', () => {
