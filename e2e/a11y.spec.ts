@@ -1,84 +1,31 @@
-import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { signInAsAdmin } from './admin-helpers';
 import { expectAccessible } from './axe';
 import { makeTestMedia, removeTestMedia, type TestMedia } from './fixtures/media';
-import { newAccount, register, registerOrSignInAdmin, switchToRegister } from './helpers';
+import { walkAdminScreens, walkSignedOutScreens, walkUserScreens, WIDTHS } from './screens';
 
 /**
  * axe on every screen a user or an admin can reach, at desktop and phone widths. The other
  * journeys call the same check on the screens they build up (runs, results, batches).
  */
-const WIDTHS = [
-  { name: 'desktop', width: 1366, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
-];
-
-const USER_VIEWS: Array<{ path: string; title: string }> = [
-  { path: '/dashboard/upscaler', title: 'AI Image Upscaler' },
-  { path: '/dashboard/editor', title: 'AI Image Editor' },
-  { path: '/dashboard/restore', title: 'AI Image Restore' },
-  { path: '/dashboard/image-to-video', title: 'AI Image to Video' },
-  { path: '/dashboard/video-upscaler', title: 'AI Video Upscaler' },
-  { path: '/dashboard/images', title: 'Your Images' },
-  { path: '/dashboard/videos', title: 'Your Videos' },
-  { path: '/dashboard/referrals', title: 'Referral Management' },
-  { path: '/dashboard/api-keys', title: 'API Keys' },
-  { path: '/dashboard/account', title: 'Account' },
-  { path: '/dashboard/batch', title: 'Batch Processing' },
-];
-
 let media: TestMedia;
 test.beforeAll(async () => {
   media = await makeTestMedia();
 });
 test.afterAll(() => removeTestMedia(media));
 
-async function upload(page: Page, file: string, kind: 'image' | 'video') {
-  const res = await page.request.post(`/api/library/uploads?kind=${kind}`, {
-    multipart: { file: { name: file.split('/').pop()!, mimeType: kind === 'image' ? 'image/png' : 'video/mp4', buffer: fs.readFileSync(file) } },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-}
-
 for (const size of WIDTHS) {
   test.describe(`at ${size.width} px`, () => {
     test.use({ viewport: { width: size.width, height: size.height } });
 
     test(`signed-out screens (${size.name})`, async ({ page }) => {
-      await page.goto('/');
-      await expect(page.getByText('Built for creators and professionals')).toBeVisible();
-      await expectAccessible(page, `landing ${size.name}`);
-      await switchToRegister(page);
-      await expectAccessible(page, `register ${size.name}`);
-      await page.goto('/no/such/page');
-      await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
-      await expectAccessible(page, `not found ${size.name}`);
+      await walkSignedOutScreens(page, (stop) => expectAccessible(page, `${stop} ${size.name}`));
     });
 
     test(`a user's screens (${size.name})`, async ({ page }) => {
-      await register(page, newAccount());
-      await expectAccessible(page, `dashboard ${size.name}`);
+      await walkUserScreens(page, media, (stop) => expectAccessible(page, `${stop} ${size.name}`));
 
-      await page.getByRole('button', { name: 'Buy ENERGY' }).first().click();
-      await expect(page.getByRole('dialog', { name: 'Purchase ENERGY' })).toBeVisible();
-      await expectAccessible(page, `purchase dialog ${size.name}`);
-      await page.keyboard.press('Escape');
-
-      await upload(page, media.png, 'image');
-      await upload(page, media.mp4, 'video');
-      for (const v of USER_VIEWS) {
-        await page.goto(v.path);
-        await expect(page.getByRole('heading', { name: v.title, exact: true })).toBeVisible();
-        await expect(page.getByText(/Loading/)).toHaveCount(0);
-        await expectAccessible(page, `${v.path} ${size.name}`);
-      }
-
-      // The image library's detail dialog and a tile's actions menu.
-      await page.goto('/dashboard/images');
-      await page.getByRole('button', { name: 'Open sunset.png' }).click();
-      await expect(page.getByRole('dialog')).toBeVisible();
-      await expectAccessible(page, `image detail ${size.name}`);
-      await page.keyboard.press('Escape');
+      // The image library's tile actions menu.
       await page.getByRole('button', { name: 'Actions for sunset.png' }).click();
       await expect(page.getByRole('menu')).toBeVisible();
       await expectAccessible(page, `tile actions ${size.name}`);
@@ -105,15 +52,8 @@ for (const size of WIDTHS) {
     });
 
     test(`an admin's screens (${size.name})`, async ({ page }) => {
-      await registerOrSignInAdmin(page);
-      await expectAccessible(page, `admin dashboard grid ${size.name}`);
-      await page.goto('/dashboard/admin');
-      await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
-      await expect(page.getByTestId('tool-fal-upscaler')).toBeVisible();
-      await expectAccessible(page, `admin view ${size.name}`);
-      await page.goto('/dashboard/referrals');
-      await expect(page.getByRole('heading', { name: 'Referral Management' })).toBeVisible();
-      await expectAccessible(page, `admin referrals ${size.name}`);
+      await signInAsAdmin(page);
+      await walkAdminScreens(page, (stop) => expectAccessible(page, `${stop} ${size.name}`));
     });
   });
 }

@@ -23,12 +23,17 @@ export async function adminApi(): Promise<APIRequestContext> {
   return api;
 }
 
-/** Signs the page in as the admin through the API session cookie, then opens the dashboard. */
-export async function openAsAdmin(page: Page) {
+/** Signs the page's session in as the admin with the API session's cookie, without showing a page. */
+export async function signInAsAdmin(page: Page) {
   const api = await adminApi();
   const state = await api.storageState();
   await api.dispose();
   await page.context().addCookies(state.cookies);
+}
+
+/** Signs the page in as the admin, then opens the dashboard. */
+export async function openAsAdmin(page: Page) {
+  await signInAsAdmin(page);
   await page.goto('/dashboard');
   await expectDashboard(page);
   await expect(page.getByRole('heading', { name: 'Admin Controls' })).toBeVisible();
@@ -57,6 +62,16 @@ export async function setRole(api: APIRequestContext, email: string, role: 'user
 export async function updatePricing(api: APIRequestContext, body: Record<string, unknown>) {
   const res = await api.post('/functions/v1/admin-update-pricing', { data: body });
   expect(res.ok(), await res.text()).toBeTruthy();
+}
+
+/** Pays on the built-in test checkout page with the test card, and waits for the success page. */
+export async function payWithTestCard(page: Page) {
+  await page.waitForURL(/\/checkout\/test\//);
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await page.waitForURL(/\/success\?session_id=/);
 }
 
 /** Screenshot at desktop width and at phone width (390 px), full page. */

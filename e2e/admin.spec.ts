@@ -5,27 +5,22 @@ import { adminApi, openAsAdmin, screens, setRole, updatePricing } from './admin-
 
 const SUCCESS = 'All pricing, discount, and plan energy settings updated successfully!';
 
+/** Back to the seeded prices, whatever ran before or fails here. */
+async function resetPrices() {
+  const api = await adminApi();
+  await updatePricing(api, {
+    pricing_updates: { 'image-restore': 1, 'fal-upscaler': 2 },
+    tool_discounts: { 'image-restore': 0, 'fal-upscaler': 0 },
+    plan_energy_updates: { price_pixelrush_trial: { energy_amount: 7, bonus_energy: 0 } },
+  });
+  await api.dispose();
+}
+
 test.beforeAll(async () => {
   fs.mkdirSync('test-results/screens', { recursive: true });
-  // Start from the seeded prices whatever ran before.
-  const api = await adminApi();
-  await updatePricing(api, {
-    pricing_updates: { 'image-restore': 1, 'fal-upscaler': 2 },
-    tool_discounts: { 'image-restore': 0, 'fal-upscaler': 0 },
-    plan_energy_updates: { price_pixelrush_trial: { energy_amount: 7, bonus_energy: 0 } },
-  });
-  await api.dispose();
+  await resetPrices();
 });
-
-test.afterAll(async () => {
-  const api = await adminApi();
-  await updatePricing(api, {
-    pricing_updates: { 'image-restore': 1, 'fal-upscaler': 2 },
-    tool_discounts: { 'image-restore': 0, 'fal-upscaler': 0 },
-    plan_energy_updates: { price_pixelrush_trial: { energy_amount: 7, bonus_energy: 0 } },
-  });
-  await api.dispose();
-});
+test.afterAll(resetPrices);
 
 async function openAdminDashboard(page: Page) {
   await openAsAdmin(page);

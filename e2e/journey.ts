@@ -1,24 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
-import { ADMIN_EMAIL, DEFAULT_PASSWORD, newAccount, type Account } from './helpers';
-
-const BASE_URL = process.env.E2E_BASE_URL || `http://127.0.0.1:${process.env.E2E_PORT || '3100'}`;
+import { adminApi, findUserId } from './admin-helpers';
+import { newAccount, type Account } from './helpers';
 
 /**
- * The admin's API session for one spec file (signed up on first use, signed in after), opened
- * before its tests and closed after them. Journeys use it to give a fresh account ENERGY without
- * walking the admin screens each time.
+ * The admin's API session for one spec file, opened before its tests and closed after them.
+ * Journeys use it to give a fresh account ENERGY without walking the admin screens each time.
  */
 export function adminApiForThisFile() {
   let admin: APIRequestContext;
-  test.beforeAll(async ({ playwright }) => {
-    admin = await playwright.request.newContext({ baseURL: BASE_URL });
-    const signUp = await admin.post('/api/auth/sign-up/email', { data: { name: 'Site Admin', email: ADMIN_EMAIL, password: DEFAULT_PASSWORD } });
-    if (!signUp.ok()) {
-      const signIn = await admin.post('/api/auth/sign-in/email', { data: { email: ADMIN_EMAIL, password: DEFAULT_PASSWORD } });
-      expect(signIn.ok(), await signIn.text()).toBeTruthy();
-    }
+  test.beforeAll(async () => {
+    admin = await adminApi();
   });
   test.afterAll(async () => {
     await admin?.dispose();
@@ -30,11 +23,10 @@ export function adminApiForThisFile() {
       const account = newAccount();
       const res = await page.request.post('/api/auth/sign-up/email', { data: { name: account.name, email: account.email, password: account.password } });
       expect(res.ok(), await res.text()).toBeTruthy();
-      const found = await admin.get(`/api/admin/users?query=${encodeURIComponent(account.email)}`);
-      const { items } = (await found.json()) as { items: { id: string; email: string }[] };
-      const user = items.find((u) => u.email === account.email)!;
-      const granted = await admin.post(`/api/admin/users/${user.id}/grant`, { data: { amount: energy } });
-      expect(granted.ok(), await granted.text()).toBeTruthy();
+      if (energy > 0) {
+        const granted = await admin.post(`/api/admin/users/${await findUserId(admin, account.email)}/grant`, { data: { amount: energy } });
+        expect(granted.ok(), await granted.text()).toBeTruthy();
+      }
       return account;
     },
   };
@@ -55,4 +47,23 @@ export async function runTool(page: Page, endpoint: string, body: Record<string,
   const res = await page.request.post(`/functions/v1/${endpoint}`, { data: body, timeout: 170_000 });
   expect(res.status(), await res.text()).toBe(200);
   return (await res.json()).library_item_id as string;
+}
+
+/** Opens a tool from the dashboard grid (going to the same address again keeps the open view, like a reload: back to the grid first). */
+export async function openTool(page: Page, view: string) {
+  await page.goto('/dashboard');
+  const card = page.locator(`[data-card="${view}"]`);
+  const back = page.getByRole('button', { name: 'Back to Tools' });
+  await expect(card.or(back)).toBeVisible();
+  if (await back.isVisible()) await back.click();
+  await card.click();
+  await expect(page.locator('#tool-title')).toBeVisible();
+}
+
+/** A file put in the library through the API on the page's own session; the library item. */
+export async function uploadThroughApi(page: Page, file: { name: string; mimeType: string; buffer: Buffer }): Promise<{ id: string; original_name: string }> {
+  const kind = file.mimeType.startsWith('video/') ? 'video' : 'image';
+  const res = await page.request.post(`/api/library/uploads?kind=${kind}`, { multipart: { file } });
+  expect(res.status(), await res.text()).toBe(201);
+  return res.json();
 }

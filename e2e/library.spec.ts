@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { makeTestMedia, removeTestMedia, type TestMedia } from './fixtures/media';
 import { newAccount, register, registerOrSignInAdmin } from './helpers';
+import { madeUpItemId, madeUpLibraryItem } from '../test/helpers/library-item';
+import type { LibraryItemDto } from '../src/shared/library.schema';
 
 /**
  * The media library in the browser (requirements §2 image and video galleries,
@@ -276,35 +278,24 @@ test('a video that is generating shows PENDING, then plays when its job ends (se
 
 const DOT = 'data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==';
 
-function fakeItem(i: number, kind: 'image' | 'video', extra: Record<string, unknown> = {}) {
-  const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-  return {
-    id,
-    user_id: '00000000-0000-4000-8000-000000000001',
-    filename: `${id}.${kind === 'image' ? 'png' : 'mp4'}`,
-    original_name: kind === 'image' ? `picture-${i}.png` : `clip-${i}.mp4`,
+function fakeItem(i: number, kind: 'image' | 'video', extra: Partial<LibraryItemDto> = {}) {
+  const id = madeUpItemId(i);
+  const video = kind === 'video';
+  return madeUpLibraryItem(i, {
+    filename: `${id}.${video ? 'mp4' : 'png'}`,
+    original_name: video ? `clip-${i}.mp4` : `picture-${i}.png`,
     file_size: 1000 + i,
-    content_type: kind === 'image' ? 'image/png' : 'video/mp4',
+    content_type: video ? 'video/mp4' : 'image/png',
     storage_path: `u/${id}`,
     is_generated: true,
-    generation_type: kind === 'image' ? 'fal-image-editor' : 'fal-image-to-video',
-    original_image_url: null,
-    duration_seconds: kind === 'video' ? 65 : null,
-    created_at: new Date(Date.UTC(2026, 0, 1) - i * 60_000).toISOString(),
+    generation_type: video ? 'fal-image-to-video' : 'fal-image-editor',
+    duration_seconds: video ? 65 : null,
     kind,
     url: DOT,
     download_url: DOT,
     thumbnail_url: DOT,
-    width: 1,
-    height: 1,
-    status: 'ready',
-    job_id: null,
-    batch_id: null,
-    source_item_id: null,
-    prompt: null,
-    error: null,
     ...extra,
-  };
+  });
 }
 
 /** Serves GET /api/library and /api/library/counts from memory (pages of `pageSize`, cursor = offset). */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import sharp from 'sharp';
-import { test, expect, type Page } from '@playwright/test';
-import { adminApiForThisFile, screenshotsTo } from './journey';
+import { test, expect } from '@playwright/test';
+import { adminApiForThisFile, openTool, screenshotsTo } from './journey';
 import { expectAccessible } from './axe';
 
 /**
@@ -10,16 +10,6 @@ import { expectAccessible } from './axe';
  */
 const shot = screenshotsTo('OUTPUT_SHOTS', { fullPage: true });
 const { userWithEnergy } = adminApiForThisFile();
-
-async function openTool(page: Page, view: string) {
-  await page.goto('/dashboard');
-  const card = page.locator(`[data-card="${view}"]`);
-  const back = page.getByRole('button', { name: 'Back to Tools' });
-  await expect(card.or(back)).toBeVisible();
-  if (await back.isVisible()) await back.click();
-  await card.click();
-  await expect(page.locator('#tool-title')).toBeVisible();
-}
 
 test('pick WebP at a width on the upscaler, run it and download it; download a JPEG copy', async ({ page }) => {
   await page.setViewportSize({ width: 1366, height: 900 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { expectDashboard, newAccount, register } from './helpers';
-import { screens } from './admin-helpers';
+import { payWithTestCard, screens } from './admin-helpers';
 
 interface Bundle {
   id: string;
@@ -57,13 +57,7 @@ test('a user buys the Starter bundle through the test checkout and lands back wi
   });
 
   // The built-in test checkout page.
-  await page.waitForURL(/\/checkout\/test\//);
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiry').fill('12/34');
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: /^Pay/ }).click();
-
-  await page.waitForURL(/\/success\?session_id=/);
+  await payWithTestCard(page);
   await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible();
   await expect(page.getByTestId('success-text')).toHaveText(
     `${total} ENERGY has been added to your account. New balance: ${total} ENERGY`,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { newAccount, register } from './helpers';
-import { adminApi, openAsAdmin, screens } from './admin-helpers';
+import { adminApi, openAsAdmin, payWithTestCard, screens } from './admin-helpers';
 import { expectAccessible } from './axe';
 import sharp from 'sharp';
 import { owedMessages } from '../src/shared/messages';
@@ -11,12 +11,7 @@ test.beforeAll(() => fs.mkdirSync('test-results/screens', { recursive: true }));
 async function buyStarter(page: Page) {
   await page.getByRole('button', { name: 'Buy ENERGY' }).click();
   await page.getByRole('dialog', { name: 'Purchase ENERGY' }).getByTestId('bundle-starter').click();
-  await page.waitForURL(/\/checkout\/test\//);
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiry').fill('12/34');
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: /^Pay/ }).click();
-  await page.waitForURL(/\/success\?session_id=/);
+  await payWithTestCard(page);
   await page.getByRole('button', { name: 'Go to Dashboard' }).click();
   await page.waitForURL(/\/dashboard/);
 }

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
-import { test, expect, type Page } from '@playwright/test';
-import { adminApiForThisFile, runTool, screenshotsTo } from './journey';
+import { test, expect, type Locator } from '@playwright/test';
+import { adminApiForThisFile, openTool, runTool, screenshotsTo, uploadThroughApi } from './journey';
 import { expectAccessible } from './axe';
 
 /**
@@ -11,6 +11,18 @@ import { expectAccessible } from './axe';
 const shot = screenshotsTo('SHARE_SHOTS');
 const { userWithEnergy } = adminApiForThisFile();
 
+/** Creates a link in an open share panel, which offers before and after by default; the link's address. */
+async function createBeforeAfterLink(panel: Locator): Promise<string> {
+  await expect(panel.getByLabel('Show before and after')).toBeChecked();
+  await panel.getByRole('button', { name: 'Create link' }).click();
+  const link = panel.getByTestId('share-link');
+  await expect(link).toHaveCount(1);
+  await expect(link).toContainText('Before/after');
+  const url = await link.getByLabel('Share link').inputValue();
+  expect(url).toMatch(/\/s\/[A-Za-z0-9_-]{24}$/);
+  return url;
+}
+
 test('share a before/after pair, open it without an account and drag the slider; turn it off and it is gone', async ({ page, browser }) => {
   await page.setViewportSize({ width: 1366, height: 900 });
   await userWithEnergy(page, 10);
@@ -18,23 +30,17 @@ test('share a before/after pair, open it without an account and drag the slider;
     .composite([{ input: await sharp({ create: { width: 20, height: 14, channels: 3, background: '#ffcc00' } }).png().toBuffer(), left: 6, top: 6 }])
     .png()
     .toBuffer();
-  const up = await page.request.post('/api/library/uploads?kind=image', { multipart: { file: { name: 'pair.png', mimeType: 'image/png', buffer: png } } });
-  expect(up.status()).toBe(201);
-  await runTool(page, 'fal-image-restore', { image_url: (await up.json()).id, upscaling: 2 });
+  const up = await uploadThroughApi(page, { name: 'pair.png', mimeType: 'image/png', buffer: png });
+  await runTool(page, 'fal-image-restore', { image_url: up.id, upscaling: 2 });
 
   await page.goto('/dashboard/images');
   await page.getByRole('button', { name: /^Open Image/ }).first().click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('button', { name: 'Share' }).click();
   const panel = dialog.getByTestId('share-panel');
-  await expect(panel.getByLabel('Show before and after')).toBeChecked();
   await panel.getByLabel('Link expires after').selectOption('1d');
-  await panel.getByRole('button', { name: 'Create link' }).click();
+  const url = await createBeforeAfterLink(panel);
   const link = panel.getByTestId('share-link');
-  await expect(link).toHaveCount(1);
-  await expect(link).toContainText('Before/after');
-  const url = await link.getByLabel('Share link').inputValue();
-  expect(url).toMatch(/\/s\/[A-Za-z0-9_-]{24}$/);
   await shot(page, 'share-panel-1366');
   await expectAccessible(page, 'image detail with share panel');
 
@@ -78,10 +84,8 @@ test("My Images' Shared links: a link with its views, turned off from the list, 
   await userWithEnergy(page, 1);
   // Empty first: the tab says how to make a link.
   await page.goto('/dashboard/images');
-  const up = await page.request.post('/api/library/uploads?kind=image', {
-    multipart: { file: { name: 'shared-one.png', mimeType: 'image/png', buffer: await sharp({ create: { width: 40, height: 30, channels: 3, background: '#884422' } }).png().toBuffer() } },
-  });
-  expect(up.status()).toBe(201);
+  const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#884422' } }).png().toBuffer();
+  const up = await uploadThroughApi(page, { name: 'shared-one.png', mimeType: 'image/png', buffer: png });
   await page.reload();
   const tab = page.getByRole('tab', { name: 'Shared links' });
   await tab.focus();
@@ -90,7 +94,7 @@ test("My Images' Shared links: a link with its views, turned off from the list, 
   await expect(page.getByText('No Shared Links Yet')).toBeVisible();
 
   // A link made through the API, opened twice by a stranger: the list shows 2 views.
-  const made = await page.request.post('/api/shares', { data: { item_id: (await up.json()).id, expires_in: 'never' } });
+  const made = await page.request.post('/api/shares', { data: { item_id: up.id, expires_in: 'never' } });
   expect(made.status(), await made.text()).toBe(201);
   const { url } = (await made.json()) as { url: string };
   const stranger = await browser.newContext();
@@ -124,16 +128,6 @@ test("My Images' Shared links: a link with its views, turned off from the list, 
     await stranger.close();
   }
 });
-
-async function openTool(page: Page, view: string) {
-  await page.goto('/dashboard');
-  const card = page.locator(`[data-card="${view}"]`);
-  const back = page.getByRole('button', { name: 'Back to Tools' });
-  await expect(card.or(back)).toBeVisible();
-  if (await back.isVisible()) await back.click();
-  await card.click();
-  await expect(page.locator('#tool-title')).toBeVisible();
-}
 
 test('share from the result screen: a too-large size is refused before the run, then the result is shared as a before/after pair and opens without an account', async ({ page, browser }) => {
   await page.setViewportSize({ width: 1366, height: 900 });
@@ -171,13 +165,7 @@ test('share from the result screen: a too-large size is refused before the run, 
   await share.click();
   await expect(share).toHaveAttribute('aria-expanded', 'true');
   const panel = result.getByTestId('share-panel');
-  await expect(panel.getByLabel('Show before and after')).toBeChecked();
-  await panel.getByRole('button', { name: 'Create link' }).click();
-  const link = panel.getByTestId('share-link');
-  await expect(link).toHaveCount(1);
-  await expect(link).toContainText('Before/after');
-  const url = await link.getByLabel('Share link').inputValue();
-  expect(url).toMatch(/\/s\/[A-Za-z0-9_-]{24}$/);
+  const url = await createBeforeAfterLink(panel);
   await shot(page, 'result-share-1366');
   await expectAccessible(page, 'tool result with share panel');
   await page.setViewportSize({ width: 390, height: 844 });

@@ -1,8 +1,8 @@
-import { deflateSync } from 'node:zlib';
 import fs from 'node:fs';
-import path from 'node:path';
-import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
-import { ADMIN_EMAIL, DEFAULT_PASSWORD, newAccount } from './helpers';
+import sharp from 'sharp';
+import { test, expect, type Page } from '@playwright/test';
+import { ADMIN_EMAIL, DEFAULT_PASSWORD } from './helpers';
+import { adminApiForThisFile, openTool, screenshotsTo, uploadThroughApi } from './journey';
 import { expectAccessible } from './axe';
 import { personScene } from '../test/helpers/scene';
 
@@ -15,118 +15,30 @@ import { personScene } from '../test/helpers/scene';
  * Set TOOLS_SHOTS=<dir> to keep screenshots of the screens along the way.
  */
 
-const BASE_URL = process.env.E2E_BASE_URL || `http://127.0.0.1:${process.env.E2E_PORT || '3100'}`;
-const SHOTS = process.env.TOOLS_SHOTS;
 /** The one address the browser-test server lets runs fetch from; nothing listens there (scripts/e2e-server.mjs). */
 const UNREACHABLE_SOURCE = '127.0.0.9:9';
-
-async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+const shot = screenshotsTo('TOOLS_SHOTS', { fullPage: true });
+const viewportShot = screenshotsTo('TOOLS_SHOTS');
+const { userWithEnergy } = adminApiForThisFile();
 
 // ------------------------------------------------------------------ PNGs
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(buf: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
-
 /** An RGB PNG whose pixels come from `color(x, y)`. */
-function png(width: number, height: number, color: (x: number, y: number) => [number, number, number]): Buffer {
-  const raw = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++) {
-    const row = y * (width * 3 + 1);
-    raw[row] = 0;
-    for (let x = 0; x < width; x++) raw.set(color(x, y), row + 1 + x * 3);
-  }
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+function png(width: number, height: number, color: (x: number, y: number) => [number, number, number]): Promise<Buffer> {
+  const raw = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) raw.set(color(x, y), (y * width + x) * 3);
+  return sharp(raw, { raw: { width, height, channels: 3 } }).png().toBuffer();
 }
 
-/** 96x64, a smooth colourful gradient (something for the upscaler to work on). */
-const SMALL_PNG = png(96, 64, (x, y) => [(x * 5) % 256, (y * 7) % 256, 128 + ((x + y) % 64)]);
-/** 224x160: big enough that the run lasts a few seconds, so its progress can be watched even on an idle machine. */
-const MEDIUM_PNG = png(224, 160, (x, y) => [(x * 3) % 256, (y * 5) % 256, 128 + ((x + y) % 96)]);
-/** 120x80: red left half, blue right half. */
-const RED_BLUE_PNG = png(120, 80, (x) => (x < 60 ? [220, 30, 30] : [30, 30, 220]));
-
-// ------------------------------------------------------------------ accounts
-
-let admin: APIRequestContext;
-
-test.beforeAll(async ({ playwright }) => {
-  admin = await playwright.request.newContext({ baseURL: BASE_URL });
-  const signUp = await admin.post('/api/auth/sign-up/email', {
-    data: { name: 'Site Admin', email: ADMIN_EMAIL, password: DEFAULT_PASSWORD },
-  });
-  if (!signUp.ok()) {
-    const signIn = await admin.post('/api/auth/sign-in/email', { data: { email: ADMIN_EMAIL, password: DEFAULT_PASSWORD } });
-    expect(signIn.ok(), await signIn.text()).toBeTruthy();
-  }
+const pngs: Record<'small' | 'medium' | 'redBlue', Buffer> = { small: Buffer.alloc(0), medium: Buffer.alloc(0), redBlue: Buffer.alloc(0) };
+test.beforeAll(async () => {
+  /** 96x64, a smooth colourful gradient (something for the upscaler to work on). */
+  pngs.small = await png(96, 64, (x, y) => [(x * 5) % 256, (y * 7) % 256, 128 + ((x + y) % 64)]);
+  /** 224x160: big enough that the run lasts a few seconds, so its progress can be watched even on an idle machine. */
+  pngs.medium = await png(224, 160, (x, y) => [(x * 3) % 256, (y * 5) % 256, 128 + ((x + y) % 96)]);
+  /** 120x80: red left half, blue right half. */
+  pngs.redBlue = await png(120, 80, (x) => (x < 60 ? [220, 30, 30] : [30, 30, 220]));
 });
-
-test.afterAll(async () => {
-  await admin?.dispose();
-});
-
-/** Grants ENERGY through the admin API. */
-async function grant(email: string, amount: number) {
-  const found = await admin.get(`/api/admin/users?query=${encodeURIComponent(email)}`);
-  expect(found.ok(), await found.text()).toBeTruthy();
-  const { items } = (await found.json()) as { items: { id: string; email: string }[] };
-  const user = items.find((u) => u.email === email);
-  expect(user, `user ${email}`).toBeTruthy();
-  const res = await admin.post(`/api/admin/users/${user!.id}/grant`, { data: { amount } });
-  expect(res.ok(), await res.text()).toBeTruthy();
-}
-
-/** A new signed-in user (session cookie in the page's context) holding `energy` ENERGY. */
-async function userWithEnergy(page: Page, energy: number) {
-  const account = newAccount();
-  const res = await page.request.post('/api/auth/sign-up/email', {
-    data: { name: account.name, email: account.email, password: account.password },
-  });
-  expect(res.ok(), await res.text()).toBeTruthy();
-  if (energy > 0) await grant(account.email, energy);
-  return account;
-}
-
-async function openTool(page: Page, view: string) {
-  await page.goto('/dashboard');
-  // Going to the same address again keeps the open view (like a reload): back to the grid first.
-  const card = page.locator(`[data-card="${view}"]`);
-  const back = page.getByRole('button', { name: 'Back to Tools' });
-  await expect(card.or(back)).toBeVisible();
-  if (await back.isVisible()) await back.click();
-  await card.click();
-  await expect(page.locator('#tool-title')).toBeVisible();
-}
 
 const balance = (page: Page) => page.getByTestId('energy-balance');
 const runButton = (page: Page) => page.getByTestId('run-button');
@@ -137,14 +49,7 @@ async function uploadImage(page: Page, name: string, buffer: Buffer) {
   await expect(page.getByTestId('source-name')).toHaveText(name, { timeout: 20_000 });
 }
 
-/** Uploads through the API (same session) and returns the library item. */
-async function apiUpload(page: Page, name: string, buffer: Buffer): Promise<{ id: string; original_name: string }> {
-  const res = await page.request.post('/api/library/uploads?kind=image', {
-    multipart: { file: { name, mimeType: 'image/png', buffer } },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return res.json();
-}
+const apiUpload = (page: Page, name: string, buffer: Buffer) => uploadThroughApi(page, { name, mimeType: 'image/png', buffer });
 
 async function pickFromGallery(page: Page, name: string) {
   await page.getByRole('tab', { name: 'Gallery' }).click();
@@ -160,7 +65,7 @@ test('(a) a paid upscale: live progress, before/after, keyboard slider, download
   await expect(balance(page)).toHaveText('10');
   await expect(page.getByRole('heading', { name: 'AI Image Upscaler' })).toBeVisible();
 
-  await uploadImage(page, 'medium.png', MEDIUM_PNG);
+  await uploadImage(page, 'medium.png', pngs.medium);
   await expect(runButton(page)).toBeEnabled();
   await expect(runButton(page)).toContainText('Upscale');
   await expect(runButton(page)).toContainText('2 ENERGY');
@@ -217,7 +122,7 @@ test('(a) a paid upscale: live progress, before/after, keyboard slider, download
     .not.toBe('waiting');
   const rows = await overlaySeen();
   expect(progressed(rows), `progress from the job reached the overlay: ${JSON.stringify(rows.slice(-5))}`).toBe(true);
-  if (SHOTS && (await box.isVisible())) await page.screenshot({ path: path.join(SHOTS, 'overlay-mid-run.png') });
+  if (await box.isVisible()) await viewportShot(page, 'overlay-mid-run');
   // The timer ticks once a second, so any run the overlay showed for over 1.5 s must show a tick.
   const shownMs = rows.length ? rows[rows.length - 1].at - rows[0].at : 0;
   if (shownMs > 1500) expect(ticked(rows), 'the elapsed timer ticked').toBe(true);
@@ -330,7 +235,7 @@ test('a refused URL source is explained when chosen, before any charge', async (
 test('(c) the editor rotates and greys a photo', async ({ page }) => {
   await userWithEnergy(page, 5);
   await openTool(page, 'fal-image-editor');
-  await uploadImage(page, 'red-blue.png', RED_BLUE_PNG);
+  await uploadImage(page, 'red-blue.png', pngs.redBlue);
 
   await page.getByLabel('Describe what changes you want to make').fill('rotate 90 and make it black and white');
   await expect(page.getByTestId('edit-interpretation')).toContainText('rotate 90°');
@@ -373,7 +278,7 @@ test('(d) validation messages and disabled run buttons on every tool', async ({ 
     'Insufficient ENERGY. You need at least 2 ENERGY to use Image Upscaler',
   );
   await expect(runButton(page)).toBeDisabled();
-  await uploadImage(page, 'small.png', SMALL_PNG);
+  await uploadImage(page, 'small.png', pngs.small);
   await expect(runButton(page)).toBeDisabled();
   await shot(page, 'upscaler-insufficient');
   await page.getByRole('button', { name: 'Buy ENERGY' }).last().click();
@@ -383,7 +288,7 @@ test('(d) validation messages and disabled run buttons on every tool', async ({ 
   // A user with ENERGY: blank inputs keep the run button disabled with the spec's words.
   await page.context().clearCookies();
   await userWithEnergy(page, 30);
-  await apiUpload(page, 'pick.png', SMALL_PNG);
+  await apiUpload(page, 'pick.png', pngs.small);
 
   await openTool(page, 'fal-upscaler');
   await expect(runButton(page)).toBeDisabled();
@@ -475,7 +380,7 @@ test('(d) validation messages and disabled run buttons on every tool', async ({ 
 
 test('(e) a reload during a run reattaches to the job and follows it to the video', async ({ page }) => {
   await userWithEnergy(page, 10);
-  await apiUpload(page, 'still.png', RED_BLUE_PNG);
+  await apiUpload(page, 'still.png', pngs.redBlue);
   await openTool(page, 'fal-image-to-video');
   await pickFromGallery(page, 'still.png');
   await page.getByLabel('Describe the video animation you want').fill('pan right');
@@ -523,7 +428,7 @@ test('(e) a reload during a run reattaches to the job and follows it to the vide
 
 test('(f) cancelling a run refunds it and says so', async ({ page }) => {
   await userWithEnergy(page, 10);
-  await apiUpload(page, 'still.png', RED_BLUE_PNG);
+  await apiUpload(page, 'still.png', pngs.redBlue);
   await openTool(page, 'fal-image-to-video');
   await pickFromGallery(page, 'still.png');
   await page.getByLabel('Describe the video animation you want').fill('slow zoom in');

@@ -3,41 +3,22 @@ import { QueryClient, type InfiniteData } from '@tanstack/react-query';
 import { libraryKeys, linksFresh, refreshHeads, removeItem, upsertItems } from './api';
 import { isPending, type LibraryItem, type LibraryPage } from '../../lib/library';
 import { formatDuration } from '../../lib/format';
+import { madeUpItemId, madeUpLibraryItem } from '../../../../test/helpers/library-item';
 
 const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
 const link = (path: string, signedAt = 0) => `/api/files/${path}?signed=${signedAt}&sig=x`;
 
+/** Item n as the API answers it, with fresh signed links; an even n is generated, an odd one uploaded. Higher n = older. */
 function item(n: number, extra: Partial<LibraryItem> = {}): LibraryItem {
-  const id = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-  return {
-    id,
-    user_id: '00000000-0000-4000-8000-000000000001',
-    filename: `${id}.png`,
-    original_name: `p${n}.png`,
-    file_size: 1,
-    content_type: 'image/png',
-    storage_path: `u/${id}.png`,
+  const id = madeUpItemId(n);
+  return madeUpLibraryItem(n, {
     is_generated: n % 2 === 0,
-    generation_type: null,
-    original_image_url: null,
-    duration_seconds: null,
-    // Higher n = older.
-    created_at: new Date(Date.UTC(2026, 0, 1) - n * 1000).toISOString(),
-    kind: 'image',
     url: link(`u/${id}.png`),
     thumbnail_url: link(`u/thumbs/${id}.webp`),
     download_url: link(`u/${id}.png`),
     url_expires_at: inSeconds(3600),
-    width: 1,
-    height: 1,
-    status: 'ready',
-    job_id: null,
-    batch_id: null,
-    source_item_id: null,
-    prompt: null,
-    error: null,
     ...extra,
-  };
+  });
 }
 
 type ListData = InfiniteData<LibraryPage, string | null>;
