@@ -1,41 +1,33 @@
 import { expect, test } from '@playwright/test';
 import { expectAccessible } from './axe';
 import { expectLanding, switchToRegister } from './helpers';
+import { atEachWidth } from './screens';
 
 /**
  * The pages anyone can open without an account: the privacy notice (linked from
  * the landing footer and the Terms), the not-found page (a real 404), and the
  * files browsers and link previews ask for.
  */
-const WIDTHS = [
-  { name: 'desktop', width: 1366, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
-];
+atEachWidth((size) => {
+  test(`the privacy notice is one click from the landing page (${size.name})`, async ({ page }) => {
+    await page.goto('/');
+    await expectLanding(page);
+    await page.getByRole('navigation', { name: 'Legal' }).getByRole('link', { name: 'Privacy Policy' }).click();
+    await expect(page).toHaveURL(/\/privacy$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
+    await expect(page).toHaveTitle('Privacy Policy - PixelRush');
+    // What the product stores, in its own sections.
+    for (const section of ['Your account', 'Your library and tool runs', 'Payments and ENERGY', 'Logs and security', 'Cookies', 'How long we keep it']) {
+      await expect(page.getByRole('heading', { level: 2, name: section })).toBeVisible();
+    }
+    await expect(page.getByText(/Card payments are handled by Stripe/)).toBeVisible();
+    await expectAccessible(page, `privacy ${size.name}`);
+    await page.screenshot({ path: `test-results/screens/privacy-${size.width}.png`, fullPage: true });
 
-for (const size of WIDTHS) {
-  test.describe(`at ${size.width} px`, () => {
-    test.use({ viewport: { width: size.width, height: size.height } });
-
-    test(`the privacy notice is one click from the landing page (${size.name})`, async ({ page }) => {
-      await page.goto('/');
-      await expectLanding(page);
-      await page.getByRole('navigation', { name: 'Legal' }).getByRole('link', { name: 'Privacy Policy' }).click();
-      await expect(page).toHaveURL(/\/privacy$/);
-      await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
-      await expect(page).toHaveTitle('Privacy Policy - PixelRush');
-      // What the product stores, in its own sections.
-      for (const section of ['Your account', 'Your library and tool runs', 'Payments and ENERGY', 'Logs and security', 'Cookies', 'How long we keep it']) {
-        await expect(page.getByRole('heading', { level: 2, name: section })).toBeVisible();
-      }
-      await expect(page.getByText(/Card payments are handled by Stripe/)).toBeVisible();
-      await expectAccessible(page, `privacy ${size.name}`);
-      await page.screenshot({ path: `test-results/screens/privacy-${size.width}.png`, fullPage: true });
-
-      await page.getByRole('link', { name: 'Back to PixelRush' }).click();
-      await expectLanding(page);
-    });
+    await page.getByRole('link', { name: 'Back to PixelRush' }).click();
+    await expectLanding(page);
   });
-}
+});
 
 test('the Terms link to the privacy notice in a new tab, so the register form keeps what was typed', async ({ page }) => {
   await page.goto('/');

@@ -1,7 +1,7 @@
 import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
-import { makeTestMedia, removeTestMedia, type TestMedia } from './fixtures/media';
+import { testMediaForThisFile } from './fixtures/media';
 import { signInAsAdmin } from './admin-helpers';
-import { walkAdminScreens, walkSignedOutScreens, walkUserScreens, WIDTHS } from './screens';
+import { atEachWidth, walkAdminScreens, walkSignedOutScreens, walkUserScreens } from './screens';
 
 /**
  * A quiet app: a walk through every screen, signed out, as a user and as an admin, at desktop and
@@ -34,56 +34,48 @@ async function settle(page: Page) {
   await expect(page.getByText(/^Loading/)).toHaveCount(0);
 }
 
-let media: TestMedia;
-test.beforeAll(async () => {
-  media = await makeTestMedia();
-});
-test.afterAll(() => removeTestMedia(media));
+const media = testMediaForThisFile();
 
-for (const size of WIDTHS) {
-  test.describe(`at ${size.width} px`, () => {
-    test.use({ viewport: { width: size.width, height: size.height } });
-
-    test(`signed-out screens log nothing (${size.name})`, async ({ page }) => {
-      const noise = listen(page);
-      await walkSignedOutScreens(page, () => settle(page));
-      expect(noise).toEqual([]);
-    });
-
-    test(`a user's screens log nothing (${size.name})`, async ({ page }) => {
-      const noise = listen(page);
-      await walkUserScreens(page, media, () => settle(page));
-      await page.getByRole('tab', { name: /Batches/ }).click();
-      await settle(page);
-
-      // Client-side moves between screens, as a person clicks through them.
-      await page.getByRole('button', { name: 'Back to Tools' }).click();
-      await expect(page.getByRole('heading', { name: 'AI Tools', exact: true })).toBeVisible();
-      await settle(page);
-
-      await page.goto('/privacy');
-      await expect(page.getByRole('heading', { name: 'Privacy Policy', level: 1 })).toBeVisible();
-      await settle(page);
-      await page.goto('/success');
-      await settle(page);
-      await page.goto('/dashboard/no-such-view');
-      await settle(page);
-      await page.goto('/dashboard');
-      await page.getByRole('button', { name: 'Sign Out' }).click();
-      await expect(page.getByText('Built for creators and professionals')).toBeVisible();
-      await settle(page);
-      await page.goto('/no/such/page');
-      await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
-      await settle(page);
-      expect(noise).toEqual([]);
-    });
-
-    test(`an admin's screens log nothing (${size.name})`, async ({ page }) => {
-      // Signed in through the API first: registering an account that exists answers 409, which the browser would log.
-      await signInAsAdmin(page);
-      const noise = listen(page);
-      await walkAdminScreens(page, () => settle(page));
-      expect(noise).toEqual([]);
-    });
+atEachWidth((size) => {
+  test(`signed-out screens log nothing (${size.name})`, async ({ page }) => {
+    const noise = listen(page);
+    await walkSignedOutScreens(page, () => settle(page));
+    expect(noise).toEqual([]);
   });
-}
+
+  test(`a user's screens log nothing (${size.name})`, async ({ page }) => {
+    const noise = listen(page);
+    await walkUserScreens(page, media(), () => settle(page));
+    await page.getByRole('tab', { name: /Batches/ }).click();
+    await settle(page);
+
+    // Client-side moves between screens, as a person clicks through them.
+    await page.getByRole('button', { name: 'Back to Tools' }).click();
+    await expect(page.getByRole('heading', { name: 'AI Tools', exact: true })).toBeVisible();
+    await settle(page);
+
+    await page.goto('/privacy');
+    await expect(page.getByRole('heading', { name: 'Privacy Policy', level: 1 })).toBeVisible();
+    await settle(page);
+    await page.goto('/success');
+    await settle(page);
+    await page.goto('/dashboard/no-such-view');
+    await settle(page);
+    await page.goto('/dashboard');
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await expect(page.getByText('Built for creators and professionals')).toBeVisible();
+    await settle(page);
+    await page.goto('/no/such/page');
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await settle(page);
+    expect(noise).toEqual([]);
+  });
+
+  test(`an admin's screens log nothing (${size.name})`, async ({ page }) => {
+    // Signed in through the API first: registering an account that exists answers 409, which the browser would log.
+    await signInAsAdmin(page);
+    const noise = listen(page);
+    await walkAdminScreens(page, () => settle(page));
+    expect(noise).toEqual([]);
+  });
+});

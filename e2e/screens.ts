@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { newAccount, register, switchToRegister } from './helpers';
 import { uploadThroughApi } from './journey';
 import type { TestMedia } from './fixtures/media';
@@ -12,11 +12,20 @@ import type { TestMedia } from './fixtures/media';
  */
 type Look = (stop: string) => Promise<void>;
 
-/** The two widths the walks run at. */
-export const WIDTHS = [
+const WIDTHS = [
   { name: 'desktop', width: 1366, height: 900 },
   { name: 'phone', width: 390, height: 844 },
 ];
+
+/** Declares a spec's tests once at desktop and once at phone width, each in a block that sets the viewport. */
+export function atEachWidth(tests: (size: { name: string; width: number }) => void) {
+  for (const size of WIDTHS) {
+    test.describe(`at ${size.width} px`, () => {
+      test.use({ viewport: { width: size.width, height: size.height } });
+      tests(size);
+    });
+  }
+}
 
 const USER_VIEWS: Array<{ path: string; title: string }> = [
   { path: '/dashboard/upscaler', title: 'AI Image Upscaler' },
