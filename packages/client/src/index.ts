@@ -23,10 +23,12 @@ export function createPixelRushClient(baseUrl: string, apiKey: string, init: { f
 
 /**
  * The same client for the PixelRush web app itself: signed in by its session
- * cookie (sent with every call) instead of a key.
+ * cookie (sent with every call) instead of a key. `P` is the document's paths
+ * unless the app types some calls itself (a tool's run, typed by the tool's
+ * own schemas).
  */
-export function createSessionClient(baseUrl: string, init: { fetch?: typeof fetch } = {}): PixelRushClient {
-  return createClient<paths>({
+export function createSessionClient<P extends object = paths>(baseUrl: string, init: { fetch?: typeof fetch } = {}): Client<P> {
+  return createClient<P>({
     baseUrl: baseUrl.replace(/\/+$/, ''),
     credentials: 'include',
     headers: { accept: 'application/json' },

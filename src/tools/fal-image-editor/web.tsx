@@ -1,8 +1,11 @@
 import { EditInterpretationView, useEditInterpretation } from '../../web/features/tools/editor/EditInterpretation';
+import { toolContract } from '../../web/features/tools/shared/answers';
 import type { ToolWebPart } from '../../web/features/tools/form/web-part';
+import { schemas } from './schemas.js';
 
 /** The editor's own piece: how the server reads the request, under the prompt; a request it cannot do is not run. */
 const web: ToolWebPart = {
+  contract: toolContract(schemas, (a) => ({ file: a.edited_url, source: a.original_url, prompt: a.prompt_used })),
   useParts: ({ values, update }) => {
     const prompt = String(values.prompt ?? '');
     // How the server's editor reads the request (the same reading the run makes before charging).

@@ -1,11 +1,16 @@
-import { findingsOf, RestoreFindings } from '../../web/features/tools/restore/RestoreFindings';
+import { scaleDetail, toolContract } from '../../web/features/tools/shared/answers';
+import { RestoreFindings } from '../../web/features/tools/restore/RestoreFindings';
 import type { ToolWebPart } from '../../web/features/tools/form/web-part';
+import { schemas } from './schemas.js';
 
-/** Restore's own piece: what it found in the photo and what it repaired, under the result. */
+/** Restore's result names its settings, and shows what it found in the photo and what it repaired. */
 const web: ToolWebPart = {
-  ResultExtra: ({ result }) => {
-    const findings = findingsOf(result);
-    return findings && <RestoreFindings findings={findings} />;
-  },
+  contract: toolContract(schemas, (a) => ({
+    file: a.restored_url,
+    source: a.original_url,
+    details: [scaleDetail('Upscaling', a.settings.upscaling), { label: 'Backbone', value: a.settings.backbone.toUpperCase() }],
+    // Older runs and the cloud provider say nothing of what they found.
+    extra: a.findings && <RestoreFindings findings={a.findings} />,
+  })),
 };
 export default web;

@@ -3,7 +3,9 @@ import { Plus, Timer, Trash2 } from 'lucide-react';
 import { estimatedVideoSeconds, formatVideoSeconds } from '../../shared/tool-catalog.js';
 import { LORA_TRANSFORMERS, imageToVideoRanges as RANGES } from './info.js';
 import { SelectField, SliderField } from '../../web/features/tools/shared/fields';
+import { durationDetail, toolContract } from '../../web/features/tools/shared/answers';
 import type { ToolWebPart } from '../../web/features/tools/form/web-part';
+import { schemas } from './schemas.js';
 import type { LoraRow } from './form';
 
 const MAX_LORAS = 3;
@@ -72,8 +74,9 @@ function LoraList({ rows, change }: { rows: LoraRow[]; change: (next: (rows: Lor
   );
 }
 
-/** Image to video's own pieces: the length the video will have, the LoRA list, and the length in the overlay. */
+/** Image to video's own pieces: its answer (a video and its length, no source link), the length the video will have, the LoRA list, and the length in the overlay. */
 const web: ToolWebPart = {
+  contract: toolContract(schemas, (a) => ({ file: a.video_url, prompt: a.prompt_used, details: [durationDetail(a.duration_seconds)] })),
   useParts: ({ values, update, run }) => {
     const seconds = estimatedVideoSeconds(Number(values.num_frames), Number(values.frames_per_second));
     const ran = estimatedVideoSeconds(Number(run.body?.num_frames ?? values.num_frames), Number(run.body?.frames_per_second ?? values.frames_per_second));

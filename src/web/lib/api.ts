@@ -27,12 +27,35 @@ export class ApiError extends Error {
  *
  *   const me = await call(client.GET('/api/me'));
  */
-export const client = createSessionClient(
-  // openapi-fetch builds a Request, which needs an absolute address.
-  typeof location === 'undefined' ? 'http://localhost' : location.origin,
-  // Looked up at each call (not once at load), so a page or test that swaps fetch is honoured.
-  { fetch: (request) => globalThis.fetch(request) },
-);
+// openapi-fetch builds a Request, which needs an absolute address.
+const origin = typeof location === 'undefined' ? 'http://localhost' : location.origin;
+// Looked up at each call (not once at load), so a page or test that swaps fetch is honoured.
+const session = { fetch: (request: RequestInfo | URL) => globalThis.fetch(request) };
+
+export const client = createSessionClient(origin, session);
+
+/**
+ * A tool's run call, POST /functions/v1/<tool>: the document the web is built against lists the
+ * built-in tools' paths only, so a run is typed by its tool's own schemas instead (the web tool
+ * registry's contract: the body is checked before it is sent, the answer read with the tool's answer
+ * schema). The same session and the same client otherwise.
+ */
+interface ToolRunPaths {
+  [run: `/functions/v1/${string}`]: {
+    post: {
+      parameters: {
+        query?: never;
+        header: { 'idempotency-key': string; prefer?: 'respond-async' };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: { content: { 'application/json': unknown } };
+      responses: { default: { headers: Record<string, unknown>; content: { 'application/json': unknown } } };
+    };
+  };
+}
+
+export const toolRuns = createSessionClient<ToolRunPaths>(origin, session);
 
 /** What every client call resolves to: `data` on 2xx, `error` (the parsed body) otherwise. */
 interface Answer<D> {

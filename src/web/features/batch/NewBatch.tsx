@@ -70,7 +70,7 @@ export function NewBatch({ openView }: Pick<DashboardViewProps, 'openView'>) {
   }, [chosen, output]);
   const ids = useMemo(() => images.map((i) => i.id), [images]);
   // The chosen tool's body schema, from its folder (the server checks the settings with the same one).
-  const { data: body } = useQuery({ queryKey: ['tool-body', tool], queryFn: async () => (await webToolOf(tool)!.load()).body, staleTime: Infinity });
+  const { data: body } = useQuery({ queryKey: ['tool-body', tool], queryFn: async () => (await webToolOf(tool)!.load()).web.contract.body, staleTime: Infinity });
   const settingsProblem = useMemo(() => {
     const problem = body ? toolValidationError(body, { image_url: SAMPLE_ID, ...toolSettings }) : null;
     if (problem) return problem;

@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { formBody, formDefaults, hasOutput, textFor, usesProvider, type FormValues, type ToolForm } from '../../../../shared/tool-form.js';
-import { toolValidationError, type ToolEndpoint } from '../../../../shared/tools.js';
+import { toolValidationError } from '../../../../shared/tools.js';
 import type { DashboardViewProps } from '../../dashboard/view-ids';
 import { useToolProvider } from '../shared/access';
 import { OUTPUT_DEFAULTS, outputBody, outputSizeProblem, type OutputForm } from '../shared/OutputSettings';
@@ -26,28 +26,29 @@ export function toolBody(form: ToolForm, values: FormValues): Record<string, unk
 }
 
 /** Any tool's screen, drawn from its declared form (decision 040). */
-export function ToolView({ tool, form, web, body: schema, openView }: { tool: WebTool } & LoadedTool & DashboardViewProps) {
-  const endpoint = tool.info.endpoint as ToolEndpoint;
+export function ToolView({ tool, form, web, openView }: { tool: WebTool } & LoadedTool & DashboardViewProps) {
+  const { info } = tool;
+  const endpoint = info.endpoint;
   const defaults = useMemo(() => formDefaults(form, OUTPUT_DEFAULTS), [form]);
-  const { run, access, form: values, set, setForm, submitIfValid, startNew, running } = useToolView<FormValues>(endpoint, defaults);
+  const runnable = useMemo(() => ({ info, ...web.contract }), [info, web]);
+  const { run, access, form: values, set, setForm, submitIfValid, startNew, running } = useToolView<FormValues>(runnable, defaults);
   const provider = useToolProvider(endpoint, usesProvider(form));
   const local = provider !== 'fal';
   const update = useCallback((key: string, next: (value: unknown) => unknown) => setForm((f) => ({ ...f, [key]: next(f[key]) })), [setForm]);
-  const useParts = web?.useParts ?? noParts;
+  const useParts = web.useParts ?? noParts;
   const parts = useParts({ values, update, run, local, running });
 
   const source = values.source as SourceValue | null;
   const body = toolBody(form, values);
   const output = body.output as ReturnType<typeof outputBody>;
-  const sizeProblem = hasOutput(form) ? outputSizeProblem(tool.info, output, source) : null;
-  const baseProblem = toolValidationError(schema, body);
+  const sizeProblem = hasOutput(form) ? outputSizeProblem(info, output, source) : null;
+  const baseProblem = toolValidationError(web.contract.body, body);
   const validation = baseProblem ?? parts.problem ?? sizeProblem;
   const submit = () => submitIfValid(body, validation);
-  const Extra = web?.ResultExtra;
   const result = run.result && (
-    tool.info.output === 'image' ? (
+    info.output === 'image' ? (
       <ImageResult
-        endpoint={endpoint}
+        newRunLabel={info.newRunLabel}
         result={run.result}
         beforeFallback={source?.mediaUrl ?? source?.previewUrl}
         icon={tool.icon}
@@ -55,7 +56,7 @@ export function ToolView({ tool, form, web, body: schema, openView }: { tool: We
         onNew={startNew}
       />
     ) : (
-      <VideoResult endpoint={endpoint} result={run.result} openView={openView} onNew={startNew} onReuse={() => run.reset()} />
+      <VideoResult newRunLabel={info.newRunLabel} result={run.result} openView={openView} onNew={startNew} onReuse={() => run.reset()} />
     )
   );
 
@@ -70,10 +71,10 @@ export function ToolView({ tool, form, web, body: schema, openView }: { tool: We
       access={access}
       estimateNote={parts.estimateNote}
       result={
-        result && Extra && run.result ? (
+        result && run.result?.extra ? (
           <div className="space-y-4">
             {result}
-            <Extra result={run.result} />
+            {run.result.extra}
           </div>
         ) : (
           result

@@ -1,5 +1,4 @@
 import type { ComponentType } from 'react';
-import type { ZodType } from 'zod';
 import { Clapperboard, ImageUpscale, MonitorUp, Sparkles, Wand2 } from 'lucide-react';
 import { editorInfo } from '../../../../tools/fal-image-editor/info.js';
 import { restoreInfo } from '../../../../tools/fal-image-restore/info.js';
@@ -14,7 +13,8 @@ import type { ToolWebPart } from './web-part';
 /**
  * The web's tool registry (decision 040): the dashboard grid, the view addresses and the tool views
  * read it instead of code per tool. An entry is what the grid needs at once (small: the dashboard's
- * first load carries it); the form and the tool's own pieces load with its view.
+ * first load carries it); the form and the web part (its body and answer schemas, which bring zod,
+ * and its own pieces) load with its view.
  */
 export interface WebTool {
   info: ToolInfo<string>;
@@ -27,25 +27,22 @@ export interface WebTool {
 
 export interface LoadedTool {
   form: ToolForm;
-  web?: ToolWebPart;
-  /** The request body's schema, from the tool's folder (its words refuse a bad form). */
-  body: ZodType;
+  web: ToolWebPart;
 }
 
 type Module<T> = Promise<{ default: T }>;
-type Schemas = Promise<{ schemas: { input: ZodType } }>;
-const parts = (form: () => Module<ToolForm>, schemas: () => Schemas, web?: () => Module<ToolWebPart>) => async () => {
-  const [f, s, w] = await Promise.all([form(), schemas(), web?.()]);
-  return { form: f.default, body: s.schemas.input, web: w?.default };
+const parts = (form: () => Module<ToolForm>, web: () => Module<ToolWebPart>) => async () => {
+  const [f, w] = await Promise.all([form(), web()]);
+  return { form: f.default, web: w.default };
 };
 
 /** The built-in tools, in the grid's order: one line each. */
 const tools: WebTool[] = [
-  { info: upscalerInfo, slug: 'upscaler', icon: ImageUpscale, accent: 'violet', load: parts(() => import('../../../../tools/fal-upscaler/form'), () => import('../../../../tools/fal-upscaler/schemas')) },
-  { info: editorInfo, slug: 'editor', icon: Wand2, accent: 'fuchsia', load: parts(() => import('../../../../tools/fal-image-editor/form'), () => import('../../../../tools/fal-image-editor/schemas'), () => import('../../../../tools/fal-image-editor/web')) },
-  { info: restoreInfo, slug: 'restore', icon: Sparkles, accent: 'amber', load: parts(() => import('../../../../tools/fal-image-restore/form'), () => import('../../../../tools/fal-image-restore/schemas'), () => import('../../../../tools/fal-image-restore/web')) },
-  { info: imageToVideoInfo, slug: 'image-to-video', icon: Clapperboard, accent: 'rose', load: parts(() => import('../../../../tools/fal-image-to-video/form'), () => import('../../../../tools/fal-image-to-video/schemas'), () => import('../../../../tools/fal-image-to-video/web')) },
-  { info: videoUpscalerInfo, slug: 'video-upscaler', icon: MonitorUp, accent: 'sky', load: parts(() => import('../../../../tools/fal-video-upscaler/form'), () => import('../../../../tools/fal-video-upscaler/schemas')) },
+  { info: upscalerInfo, slug: 'upscaler', icon: ImageUpscale, accent: 'violet', load: parts(() => import('../../../../tools/fal-upscaler/form'), () => import('../../../../tools/fal-upscaler/web')) },
+  { info: editorInfo, slug: 'editor', icon: Wand2, accent: 'fuchsia', load: parts(() => import('../../../../tools/fal-image-editor/form'), () => import('../../../../tools/fal-image-editor/web')) },
+  { info: restoreInfo, slug: 'restore', icon: Sparkles, accent: 'amber', load: parts(() => import('../../../../tools/fal-image-restore/form'), () => import('../../../../tools/fal-image-restore/web')) },
+  { info: imageToVideoInfo, slug: 'image-to-video', icon: Clapperboard, accent: 'rose', load: parts(() => import('../../../../tools/fal-image-to-video/form'), () => import('../../../../tools/fal-image-to-video/web')) },
+  { info: videoUpscalerInfo, slug: 'video-upscaler', icon: MonitorUp, accent: 'sky', load: parts(() => import('../../../../tools/fal-video-upscaler/form'), () => import('../../../../tools/fal-video-upscaler/web')) },
 ];
 
 export function webTools(): readonly WebTool[] {

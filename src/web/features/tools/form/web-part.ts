@@ -1,6 +1,6 @@
-import type { ComponentType, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { FormValues } from '../../../../shared/tool-form.js';
-import type { ToolResult } from '../shared/answers';
+import type { ToolContract } from '../shared/answers';
 import type { ToolRun } from '../shared/useToolRun';
 
 /** What a tool's own pieces see of its form. */
@@ -26,10 +26,11 @@ export interface WebParts {
 }
 
 /**
- * A tool's web part (src/tools/<endpoint>/web.tsx), named by its declared form: slots
- * drawn from its own hook, and what shows under its result.
+ * A tool's web part (src/tools/<endpoint>/web.tsx): how it runs (its body and answer schemas and
+ * the reading of its answer, with what shows under its result) and the slots its declared form
+ * names, drawn from its own hook.
  */
 export interface ToolWebPart {
+  contract: ToolContract;
   useParts?: (ctx: WebPartContext) => WebParts;
-  ResultExtra?: ComponentType<{ result: ToolResult }>;
 }

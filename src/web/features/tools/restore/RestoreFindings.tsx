@@ -1,11 +1,5 @@
 import { CheckCircle2, CircleMinus, ScanSearch } from 'lucide-react';
 import type { RestoreFindings as Findings } from '../../../../shared/tool-results.js';
-import type { ToolResult } from '../shared/answers';
-
-/** The findings of a restore answer, when it has them (older runs and the cloud provider do not). */
-export function findingsOf(result: ToolResult | null | undefined): Findings | null {
-  return result?.tool === 'fal-image-restore' ? result.findings : null;
-}
 
 /** What restore found in the photo and what it repaired, in plain words. */
 export function RestoreFindings({ findings }: { findings: Findings }) {

@@ -1,53 +1,75 @@
-import { z } from 'zod';
-import {
-  editorResponse,
-  imageToVideoResponse,
-  restoreResponse,
-  upscalerResponse,
-  videoUpscalerResponse,
-} from '../../../../shared/tool-results.js';
-import type { ToolEndpoint } from '../../../../shared/tool-catalog.js';
+import type { ReactElement } from 'react';
+import type { z } from 'zod';
+import { formatVideoSeconds } from '../../../../shared/tool-catalog.js';
+import type { ToolInfo } from '../../../../tools/tool-info.js';
+
+/** One line of a result's details after Model and ENERGY used ('Scale', '2x'). */
+export interface ResultDetail {
+  label: string;
+  value: string;
+}
 
 /**
- * What a finished run answered, read with the tool's own answer schema and tagged with the tool, so a
- * screen narrows on `result.tool` instead of reading fields by name. The answers do not name their tool
- * (the server's routes publish them as they are), so the tag comes from the run that asked.
+ * What the result screens read of a finished run, whatever the tool: the fields every answer has,
+ * and the tool's own fields as its reading names them. Built from the answer its tool's schema
+ * accepted, so no screen reads an answer by field name.
  */
-const toolResultSchema = z.discriminatedUnion('tool', [
-  editorResponse.extend({ tool: z.literal('fal-image-editor') }),
-  restoreResponse.extend({ tool: z.literal('fal-image-restore') }),
-  upscalerResponse.extend({ tool: z.literal('fal-upscaler') }),
-  imageToVideoResponse.extend({ tool: z.literal('fal-image-to-video') }),
-  videoUpscalerResponse.extend({ tool: z.literal('fal-video-upscaler') }),
-]);
-
-export type ToolResult = z.infer<typeof toolResultSchema>;
-
-/** The answer of a `tool` run, or null when it is not the tool's answer (the run then shows the tool's failure). */
-export function parseToolAnswer(tool: ToolEndpoint, data: unknown): ToolResult | null {
-  if (!data || typeof data !== 'object') return null;
-  const parsed = toolResultSchema.safeParse({ ...data, tool });
-  if (parsed.success) return parsed.data;
-  console.warn(`the answer of ${tool} does not match its schema`, parsed.error);
-  return null;
+export interface ToolResult {
+  job_id: string;
+  library_item_id: string | null;
+  energy_used: number;
+  model: string;
+  /** The link to the file the run made (null when the server could not sign one; the library item has it). */
+  file: string | null;
+  /** The picture the run started from, when the answer links it (image to video answers with the video only). */
+  source: string | null;
+  details: readonly ResultDetail[];
+  /** The prompt the run used, when the tool takes one. */
+  prompt: string | null;
+  /** The tool's own piece under the result (restore's findings). */
+  extra: ReactElement | null;
 }
 
-/** The link to the file the run made (absent when the server could not sign one; the library item has it). */
-export function outputUrl(result: ToolResult): string | null {
-  switch (result.tool) {
-    case 'fal-image-editor':
-      return result.edited_url;
-    case 'fal-image-restore':
-      return result.restored_url;
-    case 'fal-upscaler':
-    case 'fal-video-upscaler':
-      return result.upscaled_url;
-    case 'fal-image-to-video':
-      return result.video_url;
-  }
+/** What a tool's reading gives from its typed answer; the fields every answer has are read for it. */
+export type AnswerReading = Pick<ToolResult, 'file'> & Partial<Pick<ToolResult, 'source' | 'details' | 'prompt' | 'extra'>>;
+
+/** The fields every tool answers (src/tools/tool-schemas.ts `runAnswer`). */
+interface RunAnswer {
+  job_id: string;
+  library_item_id: string | null;
+  energy_used: number;
+  model: string;
 }
 
-/** The picture the run started from, when the answer links it (image to video answers with the video only). */
-export function sourceUrl(result: ToolResult): string | null {
-  return result.tool === 'fal-image-to-video' ? null : result.original_url;
+/**
+ * How the web runs a tool (decision 036): the schema its request body is checked with before it is
+ * sent, and the reading of its answer, parsed with the tool's own answer schema. A tool's web part
+ * (src/tools/<endpoint>/web.tsx) builds it with `toolContract`, so a tool outside the built-in list
+ * runs like the others.
+ */
+export interface ToolContract {
+  body: z.ZodType;
+  /** The run's answer as the result screens read it, or null when it is not this tool's answer. */
+  readAnswer: (data: unknown) => ToolResult | null;
 }
+
+/** A tool's contract from its folder's schemas (schemas.ts: its body and answer) and how its answer reads. */
+export function toolContract<A extends z.ZodType<RunAnswer>>(schemas: { input: z.ZodType; response: A }, read: (answer: z.output<A>) => AnswerReading): ToolContract {
+  return {
+    body: schemas.input,
+    readAnswer: (data) => {
+      const parsed = schemas.response.safeParse(data);
+      if (!parsed.success) return null;
+      const { job_id, library_item_id, energy_used, model } = parsed.data;
+      return { job_id, library_item_id, energy_used, model, source: null, details: [], prompt: null, extra: null, ...read(parsed.data) };
+    },
+  };
+}
+
+/** A tool the run hook can run: what it is (names, texts, time limit) and its contract. */
+export interface RunnableTool extends ToolContract {
+  info: ToolInfo<string>;
+}
+
+export const scaleDetail = (label: string, times: number): ResultDetail => ({ label, value: `${times}x` });
+export const durationDetail = (seconds: number): ResultDetail => ({ label: 'Duration', value: formatVideoSeconds(seconds) });

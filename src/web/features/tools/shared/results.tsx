@@ -1,12 +1,11 @@
 import { useEffect, useRef, useState, type ComponentType, type ReactNode, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, Download, Film, Images, RotateCcw, Share2, Sparkles } from 'lucide-react';
-import { formatVideoSeconds, TOOLS, type ToolEndpoint } from '../../../../shared/tool-catalog.js';
 import { CompareSlider } from '../../../components/CompareSlider';
 import { downloadHref, downloadRoute, fetchLibraryItem, libraryKeys } from '../../library/api';
 import type { LibraryItem } from '../../../lib/library';
 import type { ViewId } from '../../dashboard/view-ids';
-import { outputUrl, sourceUrl, type ToolResult } from './answers';
+import type { ToolResult } from './answers';
 import { DownloadAs } from '../../library/DownloadAs';
 import { SharePanel } from '../../library/SharePanel';
 
@@ -26,18 +25,13 @@ function resultDownload(result: ToolResult, item: LibraryItem | undefined, fallb
   return fallbackUrl;
 }
 
-/** The small details line: model, ENERGY used, prompt, settings, scale, duration (whatever the tool answers). */
+/** The small details line: model, ENERGY used, then the tool's own (settings, scale, duration) and the prompt used. */
 export function ResultDetails({ result }: { result: ToolResult }) {
   const items: { label: string; value: ReactNode }[] = [];
   if (result.model) items.push({ label: 'Model', value: result.model });
   items.push({ label: 'ENERGY used', value: result.energy_used === 0 ? 'FREE' : result.energy_used });
-  if ('scale_factor' in result) items.push({ label: 'Scale', value: `${result.scale_factor}x` });
-  if (result.tool === 'fal-image-restore') {
-    items.push({ label: 'Upscaling', value: `${result.settings.upscaling}x` });
-    items.push({ label: 'Backbone', value: result.settings.backbone.toUpperCase() });
-  }
-  if ('duration_seconds' in result) items.push({ label: 'Duration', value: formatVideoSeconds(result.duration_seconds) });
-  const prompt = 'prompt_used' in result ? result.prompt_used : '';
+  items.push(...result.details);
+  const prompt = result.prompt;
   return (
     <div className="space-y-2 text-xs text-zinc-400" data-testid="result-details">
       {items.length > 0 && (
@@ -106,9 +100,10 @@ function ShareButton({ item, open, onToggle }: { item: LibraryItem | undefined; 
 }
 
 /** What both result screens share: the revealed panel, its heading, Download, Share, the new-run and gallery buttons, the details. */
-function ResultPanel({ title, endpoint, result, item, file, newIcon: NewIcon, onNew, onReuse, gallery, openView, children }: {
+function ResultPanel({ title, newRunLabel, result, item, file, newIcon: NewIcon, onNew, onReuse, gallery, openView, children }: {
   title: string;
-  endpoint: ToolEndpoint;
+  /** The new-run button's text ('New Upscale'). */
+  newRunLabel: string;
   result: ToolResult;
   item: LibraryItem | undefined;
   /** The made file's link, for Download while the library item is loading. */
@@ -130,7 +125,7 @@ function ResultPanel({ title, endpoint, result, item, file, newIcon: NewIcon, on
         <DownloadLink href={resultDownload(result, item, file)} name={item?.original_name} />
         <ShareButton item={item} open={sharing} onToggle={() => setSharing((v) => !v)} />
         <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onNew}>
-          <NewIcon className="size-4" aria-hidden="true" /> {TOOLS[endpoint].newRunLabel}
+          <NewIcon className="size-4" aria-hidden="true" /> {newRunLabel}
         </button>
         {onReuse && (
           <button type="button" className="btn btn-secondary btn-sm px-3.5 py-2 text-sm" onClick={onReuse}>
@@ -153,7 +148,7 @@ function ResultPanel({ title, endpoint, result, item, file, newIcon: NewIcon, on
 }
 
 export interface ImageResultProps {
-  endpoint: ToolEndpoint;
+  newRunLabel: string;
   result: ToolResult;
   /** Shown when the answer links no source picture (e.g. the preview of the input). */
   beforeFallback?: string;
@@ -163,14 +158,14 @@ export interface ImageResultProps {
 }
 
 /** requirements §2 image result: before/after slider with backgrounds, Download, the new-run button, details, My Images. */
-export function ImageResult({ endpoint, result, beforeFallback, onNew, openView, icon = Sparkles }: ImageResultProps) {
+export function ImageResult({ newRunLabel, result, beforeFallback, onNew, openView, icon = Sparkles }: ImageResultProps) {
   const item = useLibraryItem(result.library_item_id);
-  const after = outputUrl(result) || item.data?.url;
-  const before = sourceUrl(result) || beforeFallback;
+  const after = result.file || item.data?.url;
+  const before = result.source || beforeFallback;
   return (
     <ResultPanel
       title="Your image is ready"
-      {...{ endpoint, result, onNew, openView }}
+      {...{ newRunLabel, result, onNew, openView }}
       item={item.data}
       file={after}
       newIcon={icon}
@@ -187,7 +182,7 @@ export function ImageResult({ endpoint, result, beforeFallback, onNew, openView,
 }
 
 export interface VideoResultProps {
-  endpoint: ToolEndpoint;
+  newRunLabel: string;
   result: ToolResult;
   onNew: () => void;
   /** Back to the form keeping the inputs. */
@@ -196,11 +191,11 @@ export interface VideoResultProps {
 }
 
 /** requirements §2 video result: player, Download, 'New Video', 'Reuse', details, My Videos. */
-export function VideoResult({ endpoint, result, onNew, onReuse, openView }: VideoResultProps) {
+export function VideoResult({ newRunLabel, result, onNew, onReuse, openView }: VideoResultProps) {
   const item = useLibraryItem(result.library_item_id);
-  const src = outputUrl(result) || item.data?.url;
+  const src = result.file || item.data?.url;
   return (
-    <ResultPanel title="Your video is ready" {...{ endpoint, result, onNew, onReuse, openView }} item={item.data} file={src} newIcon={Film} gallery="video-gallery">
+    <ResultPanel title="Your video is ready" {...{ newRunLabel, result, onNew, onReuse, openView }} item={item.data} file={src} newIcon={Film} gallery="video-gallery">
       {src && (
         <div className="overflow-hidden rounded-2xl border border-zinc-800 bg-black">
           <video src={src} controls playsInline loop className="mx-auto max-h-[70vh] w-full" data-testid="result-video" />

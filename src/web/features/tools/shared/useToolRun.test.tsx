@@ -4,8 +4,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { CompareSlider } from '../../../components/CompareSlider';
-import { outputUrl } from './answers';
+import { upscalerInfo } from '../../../../tools/fal-upscaler/info.js';
+import upscalerWeb from '../../../../tools/fal-upscaler/web';
 import { useToolRun } from './useToolRun';
+
+const upscaler = { info: upscalerInfo, ...upscalerWeb.contract };
 
 /** What a call sent: its path (with the query), method, headers and body text. */
 interface Sent {
@@ -72,12 +75,11 @@ describe('useToolRun', () => {
       return { status: 200, body: upscaled('j1', '/u.png') };
     });
     const { Wrapper, invalidate } = wrapper();
-    const { result } = renderHook(() => useToolRun('fal-upscaler'), { wrapper: Wrapper });
+    const { result } = renderHook(() => useToolRun(upscaler), { wrapper: Wrapper });
     act(() => result.current.submit({ image_url: 'item', scale: 2 }));
     expect(result.current.phase).toBe('processing');
     await waitFor(() => expect(result.current.phase).toBe('result'));
-    expect(result.current.result?.tool).toBe('fal-upscaler');
-    expect(outputUrl(result.current.result!)).toBe('/u.png');
+    expect(result.current.result).toMatchObject({ file: '/u.png', source: '/o.png', details: [{ label: 'Scale', value: '2x' }] });
     const [post] = toolPosts();
     expect(post.method).toBe('POST');
     expect(JSON.parse(post.body)).toEqual({ image_url: 'item', scale: 2 });
@@ -96,7 +98,7 @@ describe('useToolRun', () => {
       return { status: 200, body: upscaled('j1', '/u.png') };
     });
     const { Wrapper } = wrapper();
-    const { result } = renderHook(() => useToolRun('fal-upscaler'), { wrapper: Wrapper });
+    const { result } = renderHook(() => useToolRun(upscaler), { wrapper: Wrapper });
     act(() => {
       result.current.submit({ image_url: 'item', scale: 2 });
       result.current.submit({ image_url: 'item', scale: 2 });
@@ -115,7 +117,7 @@ describe('useToolRun', () => {
   ])('HTTP %i shows %j as the error', async (status, body, text, refunded) => {
     stubFetch((url) => (url.startsWith('/api/jobs') ? { status: 200, body: { items: [] } } : { status, body }));
     const { Wrapper } = wrapper();
-    const { result } = renderHook(() => useToolRun('fal-upscaler'), { wrapper: Wrapper });
+    const { result } = renderHook(() => useToolRun(upscaler), { wrapper: Wrapper });
     act(() => result.current.submit({ image_url: 'item', scale: 2 }));
     await waitFor(() => expect(result.current.phase).toBe('error'));
     expect(result.current.error).toBe(text);
@@ -129,7 +131,7 @@ describe('useToolRun', () => {
   ])('refuses %s with the tool failure text', async (_what, body) => {
     stubFetch((url) => (url === '/functions/v1/fal-upscaler' ? { status: 200, body } : { status: 200, body: { items: [] } }));
     const { Wrapper } = wrapper();
-    const { result } = renderHook(() => useToolRun('fal-upscaler'), { wrapper: Wrapper });
+    const { result } = renderHook(() => useToolRun(upscaler), { wrapper: Wrapper });
     act(() => result.current.submit({ image_url: 'item', scale: 2 }));
     await waitFor(() => expect(result.current.phase).toBe('error'));
     expect(result.current.error).toBe('Failed to upscale image');
@@ -144,7 +146,7 @@ describe('useToolRun', () => {
         : { status: 200, body: { items: [] } },
     );
     const { Wrapper } = wrapper();
-    const { result } = renderHook(() => useToolRun('fal-upscaler'), { wrapper: Wrapper });
+    const { result } = renderHook(() => useToolRun(upscaler), { wrapper: Wrapper });
     act(() => result.current.submit({ image_url: 'item', scale: 2 }));
     await waitFor(() => expect(result.current.phase).toBe('error'));
     expect(result.current.error).toBe('Cancelled, 3 ENERGY refunded');
@@ -154,7 +156,7 @@ describe('useToolRun', () => {
   it('a body its tool refuses is never sent', async () => {
     stubFetch(() => ({ status: 200, body: upscaled('j1', '/u.png') }));
     const { Wrapper } = wrapper();
-    const { result } = renderHook(() => useToolRun('fal-upscaler'), { wrapper: Wrapper });
+    const { result } = renderHook(() => useToolRun(upscaler), { wrapper: Wrapper });
     act(() => result.current.submit({ image_url: 'item', scale: 99 }));
     await waitFor(() => expect(result.current.phase).toBe('error'));
     expect(result.current.error).toMatch(/Scale/);
@@ -176,11 +178,11 @@ describe('useToolRun', () => {
       return { status: 200, body: { items: [] } };
     });
     const { Wrapper } = wrapper();
-    const { result } = renderHook(() => useToolRun('fal-upscaler'), { wrapper: Wrapper });
+    const { result } = renderHook(() => useToolRun(upscaler), { wrapper: Wrapper });
     act(() => result.current.submit({ image_url: 'item', scale: 2 }));
     await waitFor(() => expect(result.current.phase).toBe('result'));
     expect(polls).toBeGreaterThan(0);
-    expect(outputUrl(result.current.result!)).toBe('/late.png');
+    expect(result.current.result?.file).toBe('/late.png');
     expect(result.current.jobId).toBe('j9');
     // The run asked for its job id at once and followed that job only: no guessing from the recent list.
     const [post] = toolPosts();
@@ -201,7 +203,7 @@ describe('useToolRun', () => {
       return { status: 404, body: {} };
     });
     const { Wrapper } = wrapper();
-    const { result } = renderHook(() => useToolRun<{ scale: number }>('fal-upscaler'), { wrapper: Wrapper });
+    const { result } = renderHook(() => useToolRun<{ scale: number }>(upscaler), { wrapper: Wrapper });
     expect(result.current.phase).toBe('processing');
     expect(result.current.reattached).toBe(true);
     expect(result.current.form).toEqual({ scale: 4 });
@@ -210,7 +212,7 @@ describe('useToolRun', () => {
     expect(toolPosts()).toHaveLength(0); // no second submit
     state = 'succeeded';
     await waitFor(() => expect(result.current.phase).toBe('result'), { timeout: 8_000 });
-    expect(outputUrl(result.current.result!)).toBe('/r.png');
+    expect(result.current.result?.file).toBe('/r.png');
   });
 
   it('without a job id yet, a reload replays the same submit (same key)', async () => {
@@ -220,7 +222,7 @@ describe('useToolRun', () => {
     );
     stubFetch((url) => (url === '/functions/v1/fal-upscaler' ? { status: 200, body: upscaled('j1', '/u.png') } : { status: 200, body: { items: [] } }));
     const { Wrapper } = wrapper();
-    const { result } = renderHook(() => useToolRun('fal-upscaler'), { wrapper: Wrapper });
+    const { result } = renderHook(() => useToolRun(upscaler), { wrapper: Wrapper });
     await waitFor(() => expect(result.current.phase).toBe('result'));
     expect(keyOf(toolPosts()[0])).toBe('k-2');
   });
@@ -236,7 +238,7 @@ describe('useToolRun', () => {
       return { status: 200, body: { id: 'j7', tool: 'fal-upscaler', status: 'running', progress_stage: 'x', progress_fraction: 0.1 } };
     });
     const { Wrapper } = wrapper();
-    const { result } = renderHook(() => useToolRun('fal-upscaler'), { wrapper: Wrapper });
+    const { result } = renderHook(() => useToolRun(upscaler), { wrapper: Wrapper });
     await act(() => result.current.cancel());
     expect(result.current.phase).toBe('error');
     expect(result.current.error).toBe('Cancelled, 2 ENERGY refunded');

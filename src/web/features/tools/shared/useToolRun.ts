@@ -1,25 +1,23 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { z, type ZodType } from 'zod';
+import { z } from 'zod';
 import { messages } from '../../../../shared/messages.js';
 import { toolAccepted, toolFailed } from '../../../../shared/tool-results.js';
-import { TOOLS, toolJobSchema, toolValidationError, type ToolEndpoint, type ToolJob } from '../../../../shared/tools.js';
-import type { paths } from '@pixelrush/client';
-import { client } from '../../../lib/api';
+import { toolJobSchema, toolValidationError, type ToolJob } from '../../../../shared/tools.js';
+import { client, toolRuns } from '../../../lib/api';
 import { queryKeys } from '../../../lib/queryKeys';
 import { useServerEvent, useServerReconnect } from '../../../lib/events';
 import { libraryKeys } from '../../library/api';
-import { parseToolAnswer, type ToolResult } from './answers';
-import { webToolOf } from '../form/registry';
+import type { RunnableTool, ToolResult } from './answers';
 
 /**
  * One tool run, from the click to the result (requirements §4: idle -> processing ->
  * result | error).
  *
- *   const run = useToolRun<MyForm>('fal-upscaler');
- *   run.submit(body, form);      // POST /functions/v1/fal-upscaler
+ *   const run = useToolRun<MyForm>(tool);   // a registry tool: its info and contract
+ *   run.submit(body, form);      // POST /functions/v1/<tool>
  *   run.phase                    // 'idle' | 'processing' | 'result' | 'error'
- *   run.result                   // the tool's answer, tagged: narrow on run.result.tool
+ *   run.result                   // the answer, read with the tool's answer schema
  *   run.progress                 // real progress from the job's SSE events
  *   run.cancel();                // POST /api/jobs/:id/cancel (refunded)
  *   run.reset();                 // back to the form
@@ -102,23 +100,23 @@ export function cancelledNotice(refunded: number): string {
 
 const ENDED: ReadonlySet<string> = new Set(['succeeded', 'failed', 'canceled']);
 
-const storageKey = (endpoint: ToolEndpoint) => `${STORAGE_PREFIX}${endpoint}`;
+const storageKey = (endpoint: string) => `${STORAGE_PREFIX}${endpoint}`;
 
-function readStored<F>(endpoint: ToolEndpoint): StoredRun<F> | null {
+function readStored<F>({ endpoint, timeLimitSeconds }: RunnableTool['info']): StoredRun<F> | null {
   try {
     const raw = sessionStorage.getItem(storageKey(endpoint));
     if (!raw) return null;
     const s = JSON.parse(raw) as StoredRun<F>;
     if (s?.v !== 1 || typeof s.key !== 'string' || typeof s.startedAt !== 'number' || !s.body) return null;
     // Past the tool's time limit (plus the sweeper's grace) the run has ended for sure.
-    if (Date.now() - s.startedAt > (TOOLS[endpoint].timeLimitSeconds + 300) * 1000) return null;
+    if (Date.now() - s.startedAt > (timeLimitSeconds + 300) * 1000) return null;
     return s;
   } catch {
     return null;
   }
 }
 
-function writeStored<F>(endpoint: ToolEndpoint, run: StoredRun<F> | null) {
+function writeStored<F>(endpoint: string, run: StoredRun<F> | null) {
   try {
     if (run) sessionStorage.setItem(storageKey(endpoint), JSON.stringify(run));
     else sessionStorage.removeItem(storageKey(endpoint));
@@ -148,17 +146,6 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 /** What following a run reads of GET /api/jobs/:id. */
 const jobProgress = toolJobSchema.pick({ status: true, progress_stage: true, progress_fraction: true });
-
-/** A tool's request body as the client declares it. */
-type ToolRequest = paths[`/functions/v1/${ToolEndpoint}`]['post']['requestBody']['content']['application/json'];
-
-/**
- * The body checked with the tool's body schema (its folder's), the one the server checks it with. The form
- * checked it before the click; a run brought back after a reload was stored unchecked.
- */
-function isToolRequest(schema: ZodType, body: Record<string, unknown>): body is ToolRequest {
-  return toolValidationError(schema, body) === null;
-}
 
 /** What any refusal may carry: the server's words, and the run's id when it had been charged. */
 const refusal = z.looseObject({ error: z.string().optional(), job_id: z.string().optional() });
@@ -203,8 +190,9 @@ export function initialState<F>(): ToolRunState<F> {
   };
 }
 
-export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
-  const tool = TOOLS[endpoint];
+export function useToolRun<F = unknown>(runnable: RunnableTool): ToolRun<F> {
+  const { info: tool, readAnswer } = runnable;
+  const { endpoint } = tool;
   const qc = useQueryClient();
   const [state, setState] = useState<ToolRunState<F>>(initialState);
   const activeRef = useRef<Active<F> | null>(null);
@@ -241,7 +229,8 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
   const settleFrom = useCallback(
     (active: Active<F>, { status, data }: Reply): 'done' | 'running' => {
       if (status === 200) {
-        const result = parseToolAnswer(endpoint, data);
+        const result = readAnswer(data);
+        if (!result) console.warn(`the answer of ${endpoint} does not match its schema`);
         finish(active, result ? { result } : { error: tool.failure });
         return 'done';
       }
@@ -262,7 +251,7 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
       finish(active, { error: text, refunded: status === 422 && said.success && !!said.data.job_id });
       return 'done';
     },
-    [endpoint, finish, qc, tool.failure],
+    [endpoint, finish, qc, readAnswer, tool.failure],
   );
 
   const setJobId = useCallback(
@@ -343,16 +332,17 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
     async (active: Active<F>) => {
       const signal = active.abort.signal;
       const body = active.body;
-      const schema = (await webToolOf(endpoint)!.load()).body;
-      if (!isToolRequest(schema, body)) {
-        finish(active, { error: toolValidationError(schema, body) ?? tool.failure });
+      // The form checked the body before the click; a run brought back after a reload was stored unchecked.
+      const problem = toolValidationError(runnable.body, body);
+      if (problem) {
+        finish(active, { error: problem });
         return;
       }
       for (let attempt = 0; !signal.aborted && !active.done; attempt++) {
         let answer: Reply;
         try {
           answer = await reply(
-            client.POST(`/functions/v1/${endpoint}`, {
+            toolRuns.POST(`/functions/v1/${endpoint}`, {
               params: { header: { 'idempotency-key': active.key, prefer: 'respond-async' } },
               body,
               signal,
@@ -388,7 +378,7 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
         return;
       }
     },
-    [endpoint, finish, setJobId, settleFrom, tool.failure],
+    [endpoint, finish, runnable, setJobId, settleFrom],
   );
 
   const start = useCallback(
@@ -424,7 +414,7 @@ export function useToolRun<F = unknown>(endpoint: ToolEndpoint): ToolRun<F> {
 
   // Reattach after a reload.
   useEffect(() => {
-    const stored = readStored<F>(endpoint);
+    const stored = readStored<F>(tool);
     if (!stored) {
       writeStored(endpoint, null);
       return;

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
-import type { ToolEndpoint } from '../../../../shared/tool-catalog.js';
 import { useToolAccess } from './access';
+import type { RunnableTool } from './answers';
 import { useToolForm } from './useToolForm';
 import { useToolRun } from './useToolRun';
 
@@ -9,9 +9,9 @@ import { useToolRun } from './useToolRun';
  * spend, the form values, sending a valid affordable request, and starting
  * over after a result.
  */
-export function useToolView<F extends object>(endpoint: ToolEndpoint, defaults: F) {
-  const run = useToolRun<F>(endpoint);
-  const access = useToolAccess(endpoint);
+export function useToolView<F extends object>(tool: RunnableTool, defaults: F) {
+  const run = useToolRun<F>(tool);
+  const access = useToolAccess(tool.info.endpoint);
   const { form, set, setForm, resetForm } = useToolForm(run, defaults);
 
   /** The run button is disabled otherwise; Enter in a field must not get around that. */
