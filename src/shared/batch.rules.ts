@@ -1,11 +1,7 @@
-// Batch limits, tools and messages without zod: the dashboard's first screen names the batch tools,
-// and the schemas would bring zod into its first download (decision 032).
+// Batch limits and messages without zod: the library's selection bar names the limit, and the schemas
+// would bring zod into the first download (decision 032). Which tools batch, their info says.
 
 export const BATCH_MAX_ITEMS = 100;
-
-/** The tools a batch can run (one prompt for the editor, applied to every image). */
-export const BATCH_TOOLS = ['fal-upscaler', 'fal-image-restore', 'fal-image-editor'] as const;
-export type BatchTool = (typeof BATCH_TOOLS)[number];
 
 export const batchMessages = {
   toolRequired: 'Choose a tool for the batch',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { countedPageSchema } from './page.schema.js';
-import { BATCH_MAX_ITEMS, BATCH_TOOLS, batchMessages } from './batch.rules.js';
+import { BATCH_MAX_ITEMS, batchMessages } from './batch.rules.js';
 
 /**
  * Batch Processing: one image tool, its settings, and up to 100 library
@@ -8,7 +8,7 @@ import { BATCH_MAX_ITEMS, BATCH_TOOLS, batchMessages } from './batch.rules.js';
  * refunded on its own, in the same ledger as single runs).
  */
 
-export { BATCH_MAX_ITEMS, BATCH_TOOLS, batchMessages, type BatchTool } from './batch.rules.js';
+export { BATCH_MAX_ITEMS, batchMessages } from './batch.rules.js';
 
 export const BATCH_ITEM_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
 export type BatchItemStatus = (typeof BATCH_ITEM_STATUSES)[number];
@@ -43,14 +43,17 @@ export const batchCounts = z.object({
 });
 
 /**
- * The batch shapes for a set of tools: the server builds them from its tool registry (a tool that
- * declares `batch` is offered), the web reads the built-in set below.
+ * POST /api/batches and POST /api/batches/estimate, for the tools a batch can run: the server passes
+ * those of its registry whose info says `batch`. A tool is named by a string in the published shapes
+ * (the list is checked here, not published as an enum), so the web and a tool added to the registry
+ * need no list of their own.
  */
-export function batchSchemasFor<const T extends readonly [string, ...string[]]>(tools: T) {
-  const tool = z.enum(tools, { message: batchMessages.toolRequired });
-  /** POST /api/batches and POST /api/batches/estimate. */
-  const request = z.object({
-    tool,
+export function batchRequestFor(tools: readonly string[]) {
+  return z.object({
+    tool: z
+      .string({ message: batchMessages.toolRequired })
+      .refine((tool) => tools.includes(tool), { message: batchMessages.toolRequired })
+      .meta({ description: `A tool that runs in batches: ${tools.join(', ')}` }),
     /** The tool's own fields except image_url (e.g. { scale: 4 } or { prompt: '...' }). */
     settings: z.record(z.string(), z.unknown()).default({}),
     /** Library item ids (images of the caller), in the order to run. */
@@ -60,53 +63,48 @@ export function batchSchemasFor<const T extends readonly [string, ...string[]]>(
       .max(BATCH_MAX_ITEMS, batchMessages.tooManyImages)
       .refine((ids) => new Set(ids).size === ids.length, batchMessages.duplicateImages),
   });
-  /** What a batch would cost against the caller's balance, before confirming. */
-  const estimate = z.object({
-    tool: z.enum(tools),
-    item_count: z.number().int(),
-    unit_cost: z.number().int(),
-    total_cost: z.number().int(),
-    balance: z.number().int(),
-    /** How many images, from the start of the list, the balance covers (item_count when free or covered). */
-    affordable_count: z.number().int(),
-    /** Expected seconds for the whole batch on this installation. */
-    estimate_seconds: z.number().nullable(),
-  });
-  const one = z.object({
-    id: z.string(),
-    tool: z.enum(tools),
-    settings: z.record(z.string(), z.unknown()),
-    /** 'running' while any item is queued or running. */
-    status: z.enum(['running', 'done']),
-    item_count: z.number().int(),
-    counts: batchCounts,
-    /** 0..1 over all current items, from each item's real progress. */
-    progress: z.number(),
-    /** Seconds until the last item should end, from measured run times; null when done or unknown. */
-    eta_seconds: z.number().nullable(),
-    energy_charged: z.number().int(),
-    energy_refunded: z.number().int(),
-    created_at: z.string(),
-    finished_at: z.string().nullable(),
-    /** Current items only (a retried item is replaced by its new run), in position order. */
-    items: z.array(batchItem),
-  });
-  /** GET /api/batches: newest first, without items. */
-  const summary = one.omit({ items: true });
-  /** With the count of all the user's batches (the Batches tab shows it; pages hold ten). */
-  const list = countedPageSchema(summary);
-  return { request, estimate, batch: one, summary, list };
 }
+export type BatchRequest = z.input<ReturnType<typeof batchRequestFor>>;
 
-const builtIn = batchSchemasFor(BATCH_TOOLS);
-export const batchRequest = builtIn.request;
-export type BatchRequest = z.input<typeof batchRequest>;
-export const batchEstimate = builtIn.estimate;
-export const batch = builtIn.batch;
+/** What a batch would cost against the caller's balance, before confirming. */
+export const batchEstimate = z.object({
+  tool: z.string(),
+  item_count: z.number().int(),
+  unit_cost: z.number().int(),
+  total_cost: z.number().int(),
+  balance: z.number().int(),
+  /** How many images, from the start of the list, the balance covers (item_count when free or covered). */
+  affordable_count: z.number().int(),
+  /** Expected seconds for the whole batch on this installation. */
+  estimate_seconds: z.number().nullable(),
+});
+export type BatchEstimate = z.infer<typeof batchEstimate>;
+
+export const batch = z.object({
+  id: z.string(),
+  tool: z.string(),
+  settings: z.record(z.string(), z.unknown()),
+  /** 'running' while any item is queued or running. */
+  status: z.enum(['running', 'done']),
+  item_count: z.number().int(),
+  counts: batchCounts,
+  /** 0..1 over all current items, from each item's real progress. */
+  progress: z.number(),
+  /** Seconds until the last item should end, from measured run times; null when done or unknown. */
+  eta_seconds: z.number().nullable(),
+  energy_charged: z.number().int(),
+  energy_refunded: z.number().int(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+  /** Current items only (a retried item is replaced by its new run), in position order. */
+  items: z.array(batchItem),
+});
 export type Batch = z.infer<typeof batch>;
-export const batchSummary = builtIn.summary;
+/** GET /api/batches: newest first, without items. */
+export const batchSummary = batch.omit({ items: true });
 export type BatchSummary = z.infer<typeof batchSummary>;
-export const batchList = builtIn.list;
+/** With the count of all the user's batches (the Batches tab shows it; pages hold ten). */
+export const batchList = countedPageSchema(batchSummary);
 
 /** 402 from POST /api/batches and retry-failed: nothing was charged; this many would be. */
 export const batchShortfall = z.looseObject({
@@ -120,9 +118,3 @@ export type BatchShortfall = z.infer<typeof batchShortfall>;
 
 /** Server event on GET /api/events when a batch's counts change (items also send their 'job' events). */
 export const BATCH_EVENT = 'batch';
-
-type AnyBatchSchemas = ReturnType<typeof batchSchemasFor<[string, ...string[]]>>;
-/** A batch of any tool the server offers (the web's types above name the built-in ones). */
-export type AnyBatch = z.infer<AnyBatchSchemas['batch']>;
-export type AnyBatchSummary = z.infer<AnyBatchSchemas['summary']>;
-export type AnyBatchEstimate = z.infer<AnyBatchSchemas['estimate']>;

@@ -31,7 +31,7 @@ export const serverEventSchemas = {
   account_suspended: z.looseObject({}),
   job: jobEventSchema,
   /** A batch's counts changed (its settings are left out: events stay small); any tool the server offers in batches. */
-  [BATCH_EVENT]: batchSummary.extend({ tool: z.string() }).partial({ settings: true }),
+  [BATCH_EVENT]: batchSummary.partial({ settings: true }),
 } as const;
 
 export type ServerEventName = keyof typeof serverEventSchemas;

@@ -65,6 +65,7 @@ export type FormField =
       submitOnCtrlEnter?: boolean;
       /** A slot of the tool's web part drawn right under the field. */
       below?: string;
+      hint?: string;
     }
   | { kind: 'seed' }
   | { kind: 'output' }
@@ -88,6 +89,8 @@ export interface ToolForm {
   fields: readonly FormField[];
   /** Body fields always sent as they are. */
   constants?: Record<string, unknown>;
+  /** The settings a batch applies to every image, in batch words (a tool whose info says `batch` declares them). */
+  batch?: readonly FormField[];
 }
 
 /** The usual source: a picture from a link, an upload or the library, sent as `image_url`. */
@@ -162,4 +165,9 @@ export function formBody(
     }
   }
   return { ...body, ...form.constants, ...last };
+}
+
+/** The form of a batch's settings: the tool's batch fields, no constants (each image is its own source). */
+export function batchForm(form: ToolForm): ToolForm {
+  return { ...form, fields: form.batch ?? [], constants: undefined };
 }

@@ -30,6 +30,8 @@ export interface ToolInfo<E extends string = string> {
   output: 'image' | 'video';
   /** Library generation_type / AI tool label. */
   label: string;
+  /** Batches run it over many library images: each goes in as `image_url`, the other fields are the batch's settings (image input only). */
+  batch?: boolean;
   /**
    * How far a target size (output options) may enlarge the source; tools without it take no target
    * size. Checked before any charge by the server and by the form.

@@ -9244,7 +9244,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                tool: "fal-image-editor" | "fal-image-restore" | "fal-upscaler" | "fal-image-to-video" | "fal-video-upscaler";
+                /** @description A tool's endpoint: fal-image-editor, fal-image-restore, fal-upscaler, fal-image-to-video, fal-video-upscaler */
+                tool: string;
             };
             cookie?: never;
         };
@@ -9325,8 +9326,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
-                    tool: "fal-image-editor" | "fal-image-restore" | "fal-upscaler";
+                    /** @description A tool that runs in batches: fal-image-editor, fal-image-restore, fal-upscaler */
+                    tool: string;
                     /** @default {} */
                     settings?: {
                         [key: string]: unknown;
@@ -9343,8 +9344,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {string} */
-                        tool: "fal-image-editor" | "fal-image-restore" | "fal-upscaler";
+                        tool: string;
                         item_count: number;
                         unit_cost: number;
                         total_cost: number;
@@ -9442,8 +9442,7 @@ export interface operations {
                     "application/json": {
                         items: {
                             id: string;
-                            /** @enum {string} */
-                            tool: "fal-image-editor" | "fal-image-restore" | "fal-upscaler";
+                            tool: string;
                             settings: {
                                 [key: string]: unknown;
                             };
@@ -9524,8 +9523,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
-                    tool: "fal-image-editor" | "fal-image-restore" | "fal-upscaler";
+                    /** @description A tool that runs in batches: fal-image-editor, fal-image-restore, fal-upscaler */
+                    tool: string;
                     /** @default {} */
                     settings?: {
                         [key: string]: unknown;
@@ -9543,8 +9542,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
-                        /** @enum {string} */
-                        tool: "fal-image-editor" | "fal-image-restore" | "fal-upscaler";
+                        tool: string;
                         settings: {
                             [key: string]: unknown;
                         };
@@ -9707,8 +9705,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
-                        /** @enum {string} */
-                        tool: "fal-image-editor" | "fal-image-restore" | "fal-upscaler";
+                        tool: string;
                         settings: {
                             [key: string]: unknown;
                         };
@@ -9826,8 +9823,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
-                        /** @enum {string} */
-                        tool: "fal-image-editor" | "fal-image-restore" | "fal-upscaler";
+                        tool: string;
                         settings: {
                             [key: string]: unknown;
                         };
@@ -9986,8 +9982,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
-                        /** @enum {string} */
-                        tool: "fal-image-editor" | "fal-image-restore" | "fal-upscaler";
+                        tool: string;
                         settings: {
                             [key: string]: unknown;
                         };

@@ -68,8 +68,6 @@ export interface ToolSpec<I extends object, R extends BaseResult, A extends obje
   interpret?: ToolInterpretation<unknown, unknown>;
   /** A library entry shown while the run goes on (long runs); the prompt names it. */
   pending?(input: I): { prompt: string };
-  /** Runs over many library images in one batch: each image goes in as `image_url`, the other fields are the batch's settings. */
-  batch?: boolean;
 }
 
 export type ParsedInput = Record<string, unknown>;
@@ -98,7 +96,7 @@ export interface Tool {
   /** The prompt of a pending library entry, when the tool keeps one. */
   pendingPrompt(input: ParsedInput): string | null;
   readonly hasPending: boolean;
-  /** Offered by batches (POST /api/batches). */
+  /** Offered by batches (POST /api/batches): its info says so. */
   readonly batch: boolean;
 }
 
@@ -151,7 +149,7 @@ export function defineTool<I extends object, R extends BaseResult, A extends obj
     info,
     schemas,
     hasPending: !!spec.pending,
-    batch: !!spec.batch && info.input === 'image',
+    batch: !!info.batch && info.input === 'image',
     parseInput(body) {
       const parsed = schemas.input.safeParse(body ?? {});
       return parsed.success ? { ok: true, input: parsed.data as ParsedInput } : { ok: false, message: firstIssue(parsed.error, info.failure) };

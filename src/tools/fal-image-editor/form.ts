@@ -41,5 +41,15 @@ const form: ToolForm = {
     { kind: 'output' },
     { kind: 'advanced', fields: [{ kind: 'switch', key: 'enable_safety_checker', label: 'Safety checker', description: 'Refuse results flagged as unsafe.', default: false }] },
   ],
+  batch: [
+    {
+      kind: 'text',
+      key: 'prompt',
+      label: 'Describe the changes (applied to every image)',
+      size: 'medium',
+      placeholder: 'e.g. rotate 90 and make it black and white',
+      hint: 'One prompt for the whole batch.',
+    },
+  ],
 };
 export default form;

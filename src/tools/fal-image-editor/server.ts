@@ -15,7 +15,6 @@ const readEdit = (provider: AiProvider, prompt: string) => readFor(readings, pro
 
 /** POST /functions/v1/fal-image-editor: edit an image from a description. */
 export const imageEditorTool = defineTool(editorInfo, schemas, { local: editLocally, fal: editOnFal }, {
-  batch: true,
   // What the local editor cannot do (or needs a generative model for) is refused before any charge, with how it read the request.
   refuse: (provider, input) => {
     const reading = readEdit(provider, input.prompt);

@@ -1,4 +1,5 @@
 import { EditInterpretationView, useEditInterpretation } from '../../web/features/tools/editor/EditInterpretation';
+import { validateEditPrompt } from '../../shared/edit-commands.js';
 import { toolContract } from '../../web/features/tools/shared/answers';
 import type { ToolWebPart } from '../../web/features/tools/form/web-part';
 import { schemas } from './schemas.js';
@@ -17,5 +18,7 @@ const web: ToolWebPart = {
       hint: refused ? 'Change the request: see above for what the editor can do.' : null,
     };
   },
+  // A batch's one prompt is checked as the local editor reads it (the cloud editor takes any words).
+  batchProblem: (settings, local) => (local ? validateEditPrompt(String(settings.prompt ?? '')) : null),
 };
 export default web;

@@ -1,9 +1,20 @@
 import { restoreRanges as RANGES } from './info.js';
-import { IMAGE_SOURCE, type ToolForm } from '../../shared/tool-form.js';
+import { IMAGE_SOURCE, type FormField, type ToolForm } from '../../shared/tool-form.js';
 
 /** Shown before a run, next to the run button (docs/decisions/025). */
 export const UNCHANGED_RUN_NOTE =
   'If your photo has nothing we can improve, it comes back unchanged and we tell you so. The run still costs its ENERGY: checking the photo is the work.';
+
+const BACKBONE: FormField = {
+  kind: 'select',
+  key: 'backbone',
+  label: 'Backbone',
+  default: 'edsr',
+  options: [
+    { value: 'edsr', label: 'EDSR', hint: 'default, balanced' },
+    { value: 'rdn', label: 'RDN', hint: 'finer texture' },
+  ],
+};
 
 /** requirements §2 AI Image Restore: image; Advanced: upscaling 1-4 (step 0.5, default 2), backbone edsr/rdn, optional seed. */
 const form: ToolForm = {
@@ -18,20 +29,15 @@ const form: ToolForm = {
       kind: 'advanced',
       fields: [
         { kind: 'slider', key: 'upscaling', label: 'Upscaling', range: RANGES.restoreUpscaling, times: true, hint: 'How much larger the restored image is (1x keeps the size).' },
-        {
-          kind: 'select',
-          key: 'backbone',
-          label: 'Backbone',
-          default: 'edsr',
-          options: [
-            { value: 'edsr', label: 'EDSR', hint: 'default, balanced' },
-            { value: 'rdn', label: 'RDN', hint: 'finer texture' },
-          ],
-        },
+        BACKBONE,
         { kind: 'seed' },
       ],
     },
     { kind: 'note', look: 'small', text: UNCHANGED_RUN_NOTE, testId: 'restore-unchanged-note' },
+  ],
+  batch: [
+    { kind: 'slider', key: 'upscaling', label: 'Upscaling', range: RANGES.restoreUpscaling, times: true, hint: 'How much larger each restored image is (1x keeps the size).' },
+    BACKBONE,
   ],
 };
 export default form;

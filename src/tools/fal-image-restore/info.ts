@@ -10,6 +10,8 @@ export const restoreInfo = toolInfo({
   endpoint: 'fal-image-restore', pricing: 'image-restore', view: 'restore', title: 'AI Image Restore', input: 'image', output: 'image',
   price: { default: 1, displayName: 'Image Restore', description: 'Repair damaged, old or corrupted images' },
   operation: 'Restoring your image', estimate: '30-60 seconds', timeLimitSeconds: 900, failure: 'Failed to restore image', newRunLabel: 'New Restore',
+  // Batches run it over many images.
+  batch: true,
   // Its largest upscaling.
   maxEnlargement: restoreRanges.restoreUpscaling.max,
 });

@@ -7,7 +7,6 @@ import { schemas } from './schemas.js';
 
 /** POST /functions/v1/fal-image-restore: repair and enlarge an old or damaged image. */
 export const imageRestoreTool = defineTool(restoreInfo, schemas, { local: restoreLocally, fal: restoreOnFal }, {
-  batch: true,
   async run(hook, input, image, ctx) {
     // A target size chooses the upscaling: the smallest that reaches it, never past 4x.
     const asked = { scale: input.upscaling, output: input.output, grid: restoreRanges.restoreUpscaling, toolName: restoreInfo.price.displayName };

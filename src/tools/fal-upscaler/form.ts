@@ -24,5 +24,6 @@ const form: ToolForm = {
       ],
     },
   ],
+  batch: [{ kind: 'slider', key: 'scale', label: 'Scale', range: RANGES.upscalerScale, times: true, hint: 'Each side of every image is multiplied by this factor.' }],
 };
 export default form;

@@ -10,6 +10,8 @@ export const upscalerInfo = toolInfo({
   endpoint: 'fal-upscaler', title: 'AI Image Upscaler', input: 'image', output: 'image',
   price: { default: 2, displayName: 'Image Upscaler', description: 'Enlarge images up to 8x with AI super-resolution' },
   operation: 'Upscaling your image', estimate: '30-60 seconds', timeLimitSeconds: 900, failure: 'Failed to upscale image', newRunLabel: 'New Upscale',
+  // Batches run it over many images.
+  batch: true,
   // Its largest scale.
   maxEnlargement: upscalerRanges.upscalerScale.max,
 });

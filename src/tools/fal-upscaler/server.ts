@@ -7,7 +7,6 @@ import { schemas } from './schemas.js';
 
 /** POST /functions/v1/fal-upscaler: enlarge an image 2x to 8x. */
 export const upscalerTool = defineTool(upscalerInfo, schemas, { local: upscaleLocally, fal: upscaleOnFal }, {
-  batch: true,
   async run(hook, input, image, ctx) {
     // A target size chooses the scale: the smallest that reaches it, never past 8x.
     const asked = { scale: input.scale, output: input.output, grid: upscalerRanges.upscalerScale, toolName: upscalerInfo.price.displayName };

@@ -1,12 +1,13 @@
-import { IMAGE_SOURCE, type ToolForm } from '../../../src/shared/tool-form.js';
+import { IMAGE_SOURCE, type FormField, type ToolForm } from '../../../src/shared/tool-form.js';
 
-/** The toy tool's form: a picture and how strongly to invert it. */
+const STRENGTH: FormField = { kind: 'slider', key: 'strength', label: 'Strength', range: { min: 0, max: 1, step: 0.1, default: 1 }, hint: 'How far each colour moves to its opposite.' };
+
+/** The toy tool's form: a picture and how strongly to invert it; a batch inverts every picture as strongly. */
 export const toyForm: ToolForm = {
   endpoint: 'toy-invert',
   description: 'Turn your image into its negative.',
   verb: 'Invert',
   source: IMAGE_SOURCE,
-  fields: [
-    { kind: 'slider', key: 'strength', label: 'Strength', range: { min: 0, max: 1, step: 0.1, default: 1 }, hint: 'How far each colour moves to its opposite.' },
-  ],
+  fields: [STRENGTH],
+  batch: [STRENGTH],
 };

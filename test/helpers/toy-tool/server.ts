@@ -9,7 +9,6 @@ import { schemas } from './schemas.js';
  * worker must pick it up from here. It has a local hook only: a provider of another name cannot run it.
  */
 export const toyTool = defineTool(toyInfo, schemas, { local: invertLocally }, {
-  batch: true,
   async run(hook, input, image, ctx) {
     const out = await hook({ strength: input.strength }, image, ctx);
     return { output: out, result: { model: out.model, strength: input.strength }, prompt: null };

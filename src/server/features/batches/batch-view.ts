@@ -1,4 +1,4 @@
-import type { BatchItemStatus, AnyBatchSummary as BatchSummary } from '../../../shared/batch.schema.js';
+import type { BatchItemStatus, BatchSummary } from '../../../shared/batch.schema.js';
 import type { ToolJobRow } from '../tools/tools.repo.js';
 import type { BatchRow } from './batches.repo.js';
 

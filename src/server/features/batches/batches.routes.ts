@@ -6,7 +6,7 @@ import { requireUser } from '../../http/auth-context.js';
 import { cursorParam } from '../../core/cursor.js';
 import { apiError } from '../../../shared/api-error.js';
 import { runLimit } from '../limits/route-limits.js';
-import { batchSchemasFor, batchShortfall } from '../../../shared/batch.schema.js';
+import { batch, batchEstimate, batchList, batchRequestFor, batchShortfall } from '../../../shared/batch.schema.js';
 import { fileAnswer } from '../../http/openapi.js';
 
 const batchParams = z.object({ id: z.string().max(64) });
@@ -27,7 +27,7 @@ export const batchesRoutes = (ctx: AppContext): FastifyPluginAsync => async (app
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { auth, batches, registry } = ctx.services;
   // The tools offered are those of the registry that declare `batch` (a registry without any refuses every batch).
-  const { request: batchRequest, estimate: batchEstimate, batch, list: batchList } = batchSchemasFor(registry.batchEndpoints as [string, ...string[]]);
+  const batchRequest = batchRequestFor(registry.batchEndpoints);
   // A batch start counts as one run start against the per-minute limit it shares with the tools.
   const perMinute = ctx.config.TOOL_RUNS_PER_MINUTE;
   const rateLimit = runLimit(perMinute, 'idempotency-key');

@@ -19,10 +19,10 @@ import type { OutputOptions } from '../../../shared/output.js';
 import {
   BATCH_EVENT,
   batchMessages,
-  type AnyBatch as Batch,
-  type AnyBatchEstimate as BatchEstimate,
+  type Batch,
+  type BatchEstimate,
   type BatchItem,
-  type AnyBatchSummary as BatchSummary,
+  type BatchSummary,
 } from '../../../shared/batch.schema.js';
 import { decodeOptionalCursor, pageOf, seqKey } from '../../core/cursor.js';
 import type { CountedPage } from '../../../shared/page.schema.js';

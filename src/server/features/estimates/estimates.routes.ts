@@ -12,8 +12,14 @@ const estimate = toolEstimateSchema;
 export const estimatesRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
   const service = new EstimatesService(ctx.db);
   const { registry } = ctx.services;
-  // Every registered tool, a sixth one included.
-  const params = z.object({ tool: z.enum(registry.endpoints) });
+  // Every registered tool, a sixth one included: checked against the registry, published as a string so
+  // that a client (the web's tool registry) names a tool added after it was built without a cast.
+  const params = z.object({
+    tool: z
+      .string()
+      .refine((tool) => registry.find(tool) !== undefined, { message: 'Unknown tool' })
+      .meta({ description: `A tool's endpoint: ${registry.endpoints.join(', ')}` }),
+  });
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/tools/:tool/estimate',
     {

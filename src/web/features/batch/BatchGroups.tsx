@@ -2,7 +2,6 @@ import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Layers } from 'lucide-react';
 import type { BatchSummary } from '../../../shared/batch.schema.js';
-import { TOOLS } from '../../../shared/tool-catalog.js';
 import { Button } from '../../components/Button';
 import { call, client, describeError } from '../../lib/api';
 import { viewPath } from '../dashboard/view-ids';
@@ -11,13 +10,14 @@ import { EmptyState } from '../library/GalleryParts';
 import { Thumb } from '../library/Thumb';
 import { useBatchList } from './batchApi';
 import { countsLine } from './batchProgress';
+import { toolTitle } from '../tools/form/registry';
 
 /** Results shown under each group's heading (the batch page has them all). */
 const PREVIEW = 8;
 
 /** The heading of a batch's results: 'Batch · AI Image Upscaler · 12 images'. */
 export const batchGroupTitle = (b: Pick<BatchSummary, 'tool' | 'counts'>) =>
-  `Batch · ${TOOLS[b.tool].title} · ${b.counts.succeeded} ${b.counts.succeeded === 1 ? 'image' : 'images'}`;
+  `Batch · ${toolTitle(b.tool)} · ${b.counts.succeeded} ${b.counts.succeeded === 1 ? 'image' : 'images'}`;
 
 function BatchGroup({ batch }: { batch: BatchSummary }) {
   const results = useQuery({

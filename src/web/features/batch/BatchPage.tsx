@@ -3,7 +3,6 @@ import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Ban, Download, Layers, List, RotateCcw } from 'lucide-react';
 import { batchMessages, type Batch } from '../../../shared/batch.schema.js';
-import { TOOLS } from '../../../shared/tool-catalog.js';
 import { Button } from '../../components/Button';
 import { InlineLoader } from '../../components/LoadingScreen';
 import { formatRemaining } from '../../components/ProcessingOverlay';
@@ -16,6 +15,7 @@ import { LoadError } from '../library/GalleryParts';
 import { batchDownloadHref, batchKeys, cancelBatch, retryFailedBatch, useBatch } from './batchApi';
 import { BatchItemCard } from './BatchItemCard';
 import { countsLine } from './batchProgress';
+import { toolTitle } from '../tools/form/registry';
 
 /**
  * /dashboard/batch/<id>: every image of one batch with its state, the overall
@@ -74,7 +74,7 @@ export function BatchPage({ id }: { id: string } & Pick<DashboardViewProps, 'ope
     <div className="space-y-6">
       <ViewHeader
         icon={Layers}
-        title={`Batch · ${TOOLS[b.tool].title}`}
+        title={`Batch · ${toolTitle(b.tool)}`}
         subtitle={
           <p className="mt-1 text-sm text-zinc-400">
             {b.item_count} {b.item_count === 1 ? 'image' : 'images'} · started {formatDate(b.created_at)}

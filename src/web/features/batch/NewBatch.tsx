@@ -3,9 +3,9 @@ import { useLocation } from 'react-router';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Images, Layers, X, Zap } from 'lucide-react';
 import clsx from 'clsx';
-import { BATCH_MAX_ITEMS, BATCH_TOOLS, batchMessages, batchShortfall, type BatchShortfall, type BatchTool } from '../../../shared/batch.schema.js';
-import { validateEditPrompt } from '../../../shared/edit-commands.js';
-import { TOOLS, toolValidationError } from '../../../shared/tools.js';
+import { BATCH_MAX_ITEMS, batchMessages, batchShortfall, type BatchShortfall } from '../../../shared/batch.schema.js';
+import { batchForm, formDefaults, type FormValues } from '../../../shared/tool-form.js';
+import { toolValidationError } from '../../../shared/tools.js';
 import { useAuth, useUser } from '../../app/auth';
 import { Button } from '../../components/Button';
 import { MediaPickerDialog } from '../library/MediaPickerDialog';
@@ -16,18 +16,24 @@ import { queryKeys } from '../../lib/queryKeys';
 import { usePricing } from '../../lib/usePricing';
 import type { DashboardViewProps } from '../dashboard/view-ids';
 import { usePurchaseDialog } from '../payments/purchaseDialogContext';
+import { batchSettings } from '../tools/form/body';
+import { batchTools, type WebTool } from '../tools/form/registry';
 import { useToolProvider } from '../tools/shared/access';
 import { OUTPUT_DEFAULTS, OutputSettings, outputBody, outputSizeProblem, type OutputForm } from '../tools/shared/OutputSettings';
 import { batchKeys, createBatch, estimateBatch } from './batchApi';
 import { toBatchImage, type BatchImage, type NewBatchState } from './batchImages';
-import { BatchSettings, DEFAULT_SETTINGS, type BatchSettingsValue } from './BatchSettings';
+import { BatchSettings } from './BatchSettings';
 import { MultiDropZone } from './MultiDropZone';
-import { webToolOf } from '../tools/form/registry';
 import { RecentBatches } from './RecentBatches';
 import { useBatchUploads } from './useBatchUploads';
 
 /** Only the shape matters for checking the settings; the real ids are checked by the server. */
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
+
+/** A tool's form and web part (its batch fields and checks), loaded once per tool. */
+function useLoadedTool(tool: WebTool) {
+  return useQuery({ queryKey: ['tool-parts', tool.info.endpoint], queryFn: () => tool.load(), staleTime: Infinity, gcTime: Infinity }).data;
+}
 
 /**
  * /dashboard/batch: one image tool and its settings, up to 100 images (from
@@ -41,10 +47,13 @@ export function NewBatch({ openView }: Pick<DashboardViewProps, 'openView'>) {
   const { rolesLoaded } = useAuth();
   const pricing = usePricing();
   const { openPurchase } = usePurchaseDialog();
-  const editorProvider = useToolProvider('fal-image-editor');
-
-  const [tool, setTool] = useState<BatchTool>('fal-upscaler');
-  const [settings, setSettings] = useState<Record<BatchTool, BatchSettingsValue>>(DEFAULT_SETTINGS);
+  const tools = batchTools();
+  const [tool, setTool] = useState<WebTool>(() => tools[0]!);
+  const endpoint = tool.info.endpoint;
+  const loaded = useLoadedTool(tool);
+  const local = useToolProvider(endpoint, !!loaded?.web.batchProblem) !== 'fal';
+  // The settings changed from the tool's defaults, per tool.
+  const [settings, setSettings] = useState<Record<string, FormValues>>({});
   const [images, setImages] = useState<BatchImage[]>(() => ((location.state as NewBatchState | null)?.batchImages ?? []).slice(0, BATCH_MAX_ITEMS));
   const [pickerOpen, setPickerOpen] = useState(false);
   const [submitting, setSubmitting] = useState(false);
@@ -63,25 +72,25 @@ export function NewBatch({ openView }: Pick<DashboardViewProps, 'openView'>) {
 
   // The result files' format and size (issue 26): one choice for every tool, sent as settings.output.
   const [output, setOutput] = useState<OutputForm>(OUTPUT_DEFAULTS);
-  const chosen = settings[tool];
+  const defaults = useMemo(() => loaded && formDefaults(batchForm(loaded.form), OUTPUT_DEFAULTS), [loaded]);
+  const values = settings[endpoint] ?? defaults;
+  const touched = Object.hasOwn(settings, endpoint) || !!outputBody(output);
   const toolSettings = useMemo(() => {
+    if (!loaded || !values) return null;
     const out = outputBody(output);
+    const chosen = batchSettings(loaded.form, values);
     return out ? { ...chosen, output: out } : chosen;
-  }, [chosen, output]);
+  }, [loaded, values, output]);
   const ids = useMemo(() => images.map((i) => i.id), [images]);
-  // The chosen tool's body schema, from its folder (the server checks the settings with the same one).
-  const { data: body } = useQuery({ queryKey: ['tool-body', tool], queryFn: async () => (await webToolOf(tool)!.load()).web.contract.body, staleTime: Infinity });
   const settingsProblem = useMemo(() => {
-    const problem = body ? toolValidationError(body, { image_url: SAMPLE_ID, ...toolSettings }) : null;
-    if (problem) return problem;
-    if (tool === 'fal-image-editor' && editorProvider !== 'fal') return validateEditPrompt(String(toolSettings.prompt ?? ''));
-    return null;
-  }, [body, tool, toolSettings, editorProvider]);
+    if (!loaded || !toolSettings) return null;
+    return toolValidationError(loaded.web.contract.body, { [loaded.form.source.key]: SAMPLE_ID, ...toolSettings }) ?? loaded.web.batchProblem?.(toolSettings, local) ?? null;
+  }, [loaded, toolSettings, local]);
   // The server's own rule, image by image: a target size one of them cannot reach is said before anything is charged.
   const sizeProblem = useMemo(() => {
     const out = outputBody(output);
     for (const image of images) {
-      const problem = outputSizeProblem(TOOLS[tool], out, image);
+      const problem = outputSizeProblem(tool.info, out, image);
       if (problem) return `${image.name}: ${problem}`;
     }
     return null;
@@ -95,16 +104,16 @@ export function NewBatch({ openView }: Pick<DashboardViewProps, 'openView'>) {
   }, [tool, toolSettings, ids]);
 
   const estimate = useQuery({
-    queryKey: ['batches', 'estimate', tool, toolSettings, ids, user.energyBalance],
-    queryFn: ({ signal }) => estimateBatch({ tool, settings: toolSettings, items: ids }, signal),
-    enabled: !validation,
+    queryKey: ['batches', 'estimate', endpoint, toolSettings, ids, user.energyBalance],
+    queryFn: ({ signal }) => estimateBatch({ tool: endpoint, settings: toolSettings ?? {}, items: ids }, signal),
+    enabled: !validation && !!toolSettings,
     placeholderData: keepPreviousData,
     retry: false,
   });
 
   const freeLabel = user.isAdmin ? 'FREE (ADMIN)' : user.isVip ? 'FREE (VIP)' : null;
-  const unitCost = (t: BatchTool) => pricing.costOf(TOOLS[t].pricing);
-  const est = !validation && estimate.data?.tool === tool ? estimate.data : undefined;
+  const unitCost = (t: WebTool) => pricing.costOf(t.info.pricing);
+  const est = !validation && estimate.data?.tool === endpoint ? estimate.data : undefined;
   const total = est?.total_cost ?? (freeLabel ? 0 : unitCost(tool) * ids.length);
   const affordable = refused?.affordable_count ?? (est && est.affordable_count < est.item_count ? est.affordable_count : null);
   const rolesKnown = rolesLoaded && !pricing.isLoading;
@@ -113,7 +122,7 @@ export function NewBatch({ openView }: Pick<DashboardViewProps, 'openView'>) {
     setSubmitting(true);
     setError(null);
     try {
-      const batch = await createBatch({ tool, settings: toolSettings, items: ids.slice(0, count) });
+      const batch = await createBatch({ tool: endpoint, settings: toolSettings ?? {}, items: ids.slice(0, count) });
       void qc.invalidateQueries({ queryKey: batchKeys.list });
       void qc.invalidateQueries({ queryKey: queryKeys.me });
       openView('batch', batch.id);
@@ -145,25 +154,27 @@ export function NewBatch({ openView }: Pick<DashboardViewProps, 'openView'>) {
               1. Tool and settings
             </h3>
             <div role="radiogroup" aria-labelledby="batch-tool" className="grid gap-2 sm:grid-cols-3">
-              {BATCH_TOOLS.map((t) => (
+              {tools.map((t) => (
                 <label
-                  key={t}
+                  key={t.info.endpoint}
                   className={clsx(
                     'flex cursor-pointer flex-col gap-1 rounded-xl border px-3 py-2.5 text-sm transition has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-fuchsia-400',
                     tool === t ? 'border-fuchsia-400 bg-fuchsia-500/10' : 'border-zinc-700 bg-zinc-950/40 hover:border-zinc-500',
                   )}
                 >
                   <span className="flex items-center gap-2 font-medium text-white">
-                    <input type="radio" name="batch-tool" value={t} checked={tool === t} onChange={() => setTool(t)} className="accent-fuchsia-500" />
-                    {TOOLS[t].title}
+                    <input type="radio" name="batch-tool" value={t.info.endpoint} checked={tool === t} onChange={() => setTool(t)} className="accent-fuchsia-500" />
+                    {t.info.title}
                   </span>
                   <span className="text-xs text-zinc-400">{freeLabel ?? `${unitCost(t)} ENERGY per image`}</span>
                 </label>
               ))}
             </div>
-            <BatchSettings tool={tool} value={chosen} onChange={(next) => setSettings((s) => ({ ...s, [tool]: next }))} />
+            {loaded && values && (
+              <BatchSettings form={loaded.form} values={values} local={local} onChange={(next) => setSettings((s) => ({ ...s, [endpoint]: next }))} />
+            )}
             <OutputSettings value={output} onChange={setOutput} problem={sizeProblem} />
-            {settingsProblem && toolSettings !== DEFAULT_SETTINGS[tool] && <p className="text-xs text-rose-300">{settingsProblem}</p>}
+            {settingsProblem && touched && <p className="text-xs text-rose-300">{settingsProblem}</p>}
           </section>
 
           <section aria-labelledby="batch-images" className="space-y-4 rounded-2xl border border-zinc-800 bg-zinc-900/60 p-4 sm:p-6">
@@ -214,7 +225,7 @@ export function NewBatch({ openView }: Pick<DashboardViewProps, 'openView'>) {
           <dl className="space-y-2 text-sm">
             <div className="flex justify-between gap-3">
               <dt className="text-zinc-400">Tool</dt>
-              <dd className="text-right text-zinc-100">{TOOLS[tool].title}</dd>
+              <dd className="text-right text-zinc-100">{tool.info.title}</dd>
             </div>
             <div className="flex justify-between gap-3">
               <dt className="text-zinc-400">Images</dt>
@@ -260,7 +271,7 @@ export function NewBatch({ openView }: Pick<DashboardViewProps, 'openView'>) {
               className="w-full"
               data-testid="batch-run"
               loading={submitting}
-              disabled={!!validation || uploads.busy || (estimate.isFetching && !est)}
+              disabled={!!validation || !toolSettings || uploads.busy || (estimate.isFetching && !est)}
               onClick={() => void run(ids.length)}
             >
               <Layers className="size-4" aria-hidden="true" /> Run batch · {ids.length} {ids.length === 1 ? 'image' : 'images'}

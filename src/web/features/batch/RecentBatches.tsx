@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
 import { ChevronRight, Loader2 } from 'lucide-react';
-import { TOOLS } from '../../../shared/tool-catalog.js';
 import { formatDate } from '../../lib/format';
 import { viewPath } from '../dashboard/view-ids';
 import { useBatchList } from './batchApi';
 import { countsLine } from './batchProgress';
+import { toolTitle } from '../tools/form/registry';
 
 /** The newest batches, each a link to its page. */
 export function RecentBatches() {
@@ -25,7 +25,7 @@ export function RecentBatches() {
             >
               <span className="min-w-0 flex-1">
                 <span className="block truncate text-sm font-medium text-white">
-                  {TOOLS[b.tool].title} · {b.item_count} {b.item_count === 1 ? 'image' : 'images'}
+                  {toolTitle(b.tool)} · {b.item_count} {b.item_count === 1 ? 'image' : 'images'}
                 </span>
                 <span className="block truncate text-xs text-zinc-400">
                   {formatDate(b.created_at)} · {countsLine(b)}

@@ -11,11 +11,9 @@ import {
   Users,
   Zap,
 } from 'lucide-react';
-import { BATCH_TOOLS } from '../../../shared/batch.rules.js';
-import { TOOLS } from '../../../shared/tool-catalog.js';
 import type { AuthUser } from '../../app/auth';
 import { PRICING_FALLBACK_NOTICE, usePricing } from '../../lib/usePricing';
-import { webTools, type WebTool } from '../tools/form/registry';
+import { batchTools, webTools, type WebTool } from '../tools/form/registry';
 import { CardBadge, ToolCard } from './ToolCard';
 import type { ViewId } from './view-ids';
 
@@ -77,7 +75,7 @@ export function ToolSections({ user, onOpen }: { user: AuthUser; onOpen: (view: 
   const batchPriceLine = () => {
     if (user.isAdmin) return <Free label="FREE (ADMIN)" />;
     if (user.isVip) return <Free label="FREE (VIP)" />;
-    const from = Math.min(...BATCH_TOOLS.map((t) => pricing.costOf(TOOLS[t].pricing)));
+    const from = Math.min(...batchTools().map((t) => pricing.costOf(t.info.pricing)));
     return <Cost amount={from} unit="per image" prefix="from" />;
   };
 

@@ -93,6 +93,7 @@ function TextField({ field, ctx }: { field: Extract<FormField, { kind: 'text' }>
         }
         aria-describedby={chips?.title ? `${id}-examples` : undefined}
       />
+      {field.hint && <FieldHint>{field.hint}</FieldHint>}
       {field.below && ctx.slots[field.below]}
       {chips?.title ? (
         <div id={`${id}-examples`} role="group" aria-labelledby={`${id}-examples-title`} className="mt-3">

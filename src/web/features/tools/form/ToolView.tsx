@@ -1,29 +1,19 @@
 import { useCallback, useMemo } from 'react';
-import { formBody, formDefaults, hasOutput, textFor, usesProvider, type FormValues, type ToolForm } from '../../../../shared/tool-form.js';
+import { formDefaults, hasOutput, textFor, usesProvider, type FormValues } from '../../../../shared/tool-form.js';
 import { toolValidationError } from '../../../../shared/tools.js';
 import type { DashboardViewProps } from '../../dashboard/view-ids';
 import { useToolProvider } from '../shared/access';
-import { OUTPUT_DEFAULTS, outputBody, outputSizeProblem, type OutputForm } from '../shared/OutputSettings';
+import { OUTPUT_DEFAULTS, outputSizeProblem, type outputBody } from '../shared/OutputSettings';
 import { ImageResult, VideoResult } from '../shared/results';
-import { seedValue } from '../shared/seed';
 import { SourceField, type SourceValue } from '../shared/SourceField';
 import { FormPanel, RunBar, ToolScreen } from '../shared/ToolScreen';
 import { useToolView } from '../shared/useToolView';
+import { toolBody } from './body';
 import { FormFields } from './FormFields';
 import type { LoadedTool, WebTool } from './registry';
 import type { WebParts } from './web-part';
 
 const noParts = (): WebParts => ({});
-
-const bodyRules = {
-  seed: (text: string) => seedValue(text) ?? text,
-  output: (value: unknown) => outputBody(value as OutputForm),
-};
-
-/** The request body a form's values make (what the run sends). */
-export function toolBody(form: ToolForm, values: FormValues): Record<string, unknown> {
-  return formBody(form, values, bodyRules);
-}
 
 /** Any tool's screen, drawn from its declared form (decision 040). */
 export function ToolView({ tool, form, web, openView }: { tool: WebTool } & LoadedTool & DashboardViewProps) {

@@ -59,6 +59,16 @@ export function webToolOf(endpoint: string): WebTool | undefined {
   return tools.find((t) => t.info.endpoint === endpoint);
 }
 
+/** The tools batches run (their info says `batch`), in the grid's order. */
+export function batchTools(): readonly WebTool[] {
+  return tools.filter((t) => t.info.batch);
+}
+
+/** A tool's title ('AI Image Upscaler'), or its endpoint for a tool this web does not know. */
+export function toolTitle(endpoint: string): string {
+  return webToolOf(endpoint)?.info.title ?? endpoint;
+}
+
 /** Adds a tool to the registry (a tool outside the built-in list, as the toy tool's test does). */
 export function addWebTool(tool: WebTool): void {
   if (!tools.some((t) => t.info.endpoint === tool.info.endpoint)) tools.push(tool);

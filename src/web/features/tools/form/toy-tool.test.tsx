@@ -6,6 +6,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { toyWebTool } from '../../../../../test/helpers/toy-tool/web';
 import type { AuthUser } from '../../../app/auth';
+import { NewBatch } from '../../batch/NewBatch';
 import { ToolSections } from '../../dashboard/ToolSections';
 import { parseViewPath, viewPath } from '../../dashboard/view-ids';
 import { viewDefinition } from '../../dashboard/views';
@@ -50,6 +51,9 @@ function answer({ path, method }: Sent): { status: number; body?: unknown } {
   if (path === `/api/jobs/${JOB}`) {
     // Polls keep saying 'running': only the job's event ends the run here.
     return { status: 200, body: { id: JOB, tool: 'toy-invert', status: 'running', progress_stage: 'Inverting', progress_fraction: 0.5 } };
+  }
+  if (path === '/api/batches/estimate') {
+    return { status: 200, body: { tool: 'toy-invert', item_count: 1, unit_cost: 3, total_cost: 3, balance: 50, affordable_count: 1, estimate_seconds: null } };
   }
   if (path === `/api/jobs/${JOB}/result`) return job.ended ? { status: 200, body: toyAnswer } : { status: 202, body: { job_id: JOB, status: 'running' } };
   return { status: 404, body: { error: 'not here' } };
@@ -113,7 +117,7 @@ afterEach(() => {
   vi.stubGlobal('ResizeObserver', class { observe() {} unobserve() {} disconnect() {} });
 });
 
-function Providers({ children, path = '/dashboard' }: { children: ReactNode; path?: string }) {
+function Providers({ children, path = '/dashboard' }: { children: ReactNode; path?: string | { pathname: string; state: unknown } }) {
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return (
     <QueryClientProvider client={qc}>
@@ -187,5 +191,21 @@ describe('a tool added to the web registry', () => {
     expect(details).toContain('Strength0.9');
     // The answer came through the job's result once the event said so.
     expect(sent.filter((c) => c.path === `/api/jobs/${JOB}/result`)).toHaveLength(1);
+  });
+
+  it('is offered by batches (its info says so) with its declared batch fields, and a batch names it with the settings they make', async () => {
+    const chosen = [{ id: ITEM, name: 'cat.png', thumbnailUrl: null }];
+    render(
+      <Providers path={{ pathname: '/dashboard/batch', state: { batchImages: chosen } }}>
+        <NewBatch openView={() => {}} />
+      </Providers>,
+    );
+    fireEvent.click(await screen.findByRole('radio', { name: /Toy Inverter/ }));
+    const thumb = await screen.findByRole('slider', { name: 'Strength' });
+    fireEvent.keyDown(thumb, { key: 'ArrowLeft' });
+    const estimated = () => sent.filter((c) => c.path === '/api/batches/estimate').map((c) => JSON.parse(c.body));
+    await waitFor(() => expect(estimated()).toContainEqual({ tool: 'toy-invert', settings: { strength: 0.9 }, items: [ITEM] }));
+    await waitFor(() => expect(screen.getByTestId('batch-total').textContent).toContain('3 ENERGY'));
+    expect((screen.getByTestId('batch-run') as HTMLButtonElement).disabled).toBe(false);
   });
 });

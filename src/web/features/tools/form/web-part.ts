@@ -33,4 +33,6 @@ export interface WebParts {
 export interface ToolWebPart {
   contract: ToolContract;
   useParts?: (ctx: WebPartContext) => WebParts;
+  /** One more refusal of a batch's settings, after the body's own checks (`local`: runs on this server). */
+  batchProblem?: (settings: Record<string, unknown>, local: boolean) => string | null;
 }

@@ -107,7 +107,7 @@ export interface RunBarProps {
   verb: string;
   icon: ComponentType<{ className?: string }>;
   access: ToolAccess;
-  /** toolValidationError() of the current body (the spec's words), or null. */
+  /** Why the current body may not run (its schema's words, the spec's), or null. */
   validation: string | null;
   running: boolean;
   /** Text under the button when it is disabled by `validation` (default: the validation message). */

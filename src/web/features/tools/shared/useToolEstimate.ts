@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ToolEndpoint } from '../../../../shared/tool-catalog.js';
 import { call, client } from '../../../lib/api';
 import { fetchLibraryItem } from '../../library/api';
 import { toolInfo } from '../form/registry';
@@ -24,8 +23,7 @@ export function useToolEstimate(endpoint: string, body: Record<string, unknown> 
     queryFn: ({ signal }) =>
       call(
         client.GET('/api/tools/{tool}/estimate', {
-          // The published path names the built-in tools; a tool added to the registry is asked for all the same.
-          params: { path: { tool: endpoint as ToolEndpoint }, query: { megapixels: mp ? Number(mp.toFixed(3)) : undefined } },
+          params: { path: { tool: endpoint }, query: { megapixels: mp ? Number(mp.toFixed(3)) : undefined } },
           signal,
         }),
       ),
