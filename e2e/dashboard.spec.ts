@@ -109,6 +109,10 @@ test('deep links: every view opens from its address; Back and Forward walk the v
   await page.goto('/dashboard?view=gallery');
   await expect(page.getByRole('heading', { name: 'Your Images' })).toBeVisible();
   await expect(page).toHaveURL(urlOf('/dashboard/images'));
+  // A tool's older link named it by its short name, which is its address segment.
+  await page.goto('/dashboard?view=restore');
+  await expect(page.getByRole('heading', { name: 'AI Image Restore' })).toBeVisible();
+  await expect(page).toHaveURL(urlOf('/dashboard/restore'));
   await page.goto('/dashboard/no-such-view');
   await expectDashboard(page);
 });

@@ -30,7 +30,7 @@ test('restores a heavily compressed JPEG and says what it found and repaired', a
   await page.setViewportSize({ width: 1366, height: 900 });
   await userWithEnergy(page, 5);
   await page.goto('/dashboard');
-  await page.locator('[data-card="restore"]').click();
+  await page.locator('[data-card="fal-image-restore"]').click();
   await expect(page.getByRole('heading', { name: 'AI Image Restore' })).toBeVisible();
 
   // Before the run: what a run that changes nothing costs.

@@ -327,7 +327,7 @@ test('(d) validation messages and disabled run buttons on every tool', async ({ 
   await page.getByRole('button', { name: 'Advanced Settings' }).click();
   await expect(page.getByRole('switch', { name: 'Safety checker' })).toHaveAttribute('aria-checked', 'false');
 
-  await openTool(page, 'restore');
+  await openTool(page, 'fal-image-restore');
   await expect(runButton(page)).toBeDisabled();
   await expect(page.getByTestId('validation-hint')).toHaveText('Please select an image to restore');
   await pickFromGallery(page, 'pick.png');
@@ -367,7 +367,7 @@ test('(d) validation messages and disabled run buttons on every tool', async ({ 
   await expect(page.getByTestId('lora-entry')).toHaveCount(0);
   await shot(page, 'image-to-video-form');
 
-  await openTool(page, 'video-upscaler');
+  await openTool(page, 'fal-video-upscaler');
   await expect(runButton(page)).toBeDisabled();
   await expect(page.getByTestId('validation-hint')).toHaveText('Please select a video to upscale');
   await expect(page.getByRole('tab', { name: 'Gallery' })).toHaveAttribute('aria-selected', 'true');
@@ -449,7 +449,7 @@ test('(f) cancelling a run refunds it and says so', async ({ page }) => {
 test('an admin runs tools for free', async ({ page }) => {
   const res = await page.request.post('/api/auth/sign-in/email', { data: { email: ADMIN_EMAIL, password: DEFAULT_PASSWORD } });
   expect(res.ok()).toBeTruthy();
-  await openTool(page, 'video-upscaler');
+  await openTool(page, 'fal-video-upscaler');
   await expect(page.getByText('FREE (ADMIN)').first()).toBeVisible();
   await expect(runButton(page)).toContainText('FREE');
   await expect(page.getByTestId('insufficient-energy')).toHaveCount(0);

@@ -26,9 +26,6 @@ export const TOOL_CATALOG: Record<ToolName, { displayName: string; description: 
   ...toolList.map((t) => [t.pricing, { displayName: t.price.displayName, description: t.price.description }]),
 ]);
 
-/** Which pricing row each dashboard tool view charges. */
-export const VIEW_TOOL: Record<string, ToolName> = Object.fromEntries(toolList.map((t) => [t.view, t.pricing]));
-
 /** floor(base x (100 - discount) / 100), never below 0 (requirements §3, reliability L6). */
 export function effectiveCost(baseCost: number, discountPercentage: number): number {
   const base = Math.max(0, Math.trunc(baseCost) || 0);

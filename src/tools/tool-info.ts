@@ -15,8 +15,6 @@ export interface ToolInfo<E extends string = string> {
   price: { default: number; displayName: string; description: string };
   /** What the run reads from the library, and what it adds to it. */
   input: 'image' | 'video';
-  /** Dashboard view id. */
-  view: string;
   title: string;
   /** Processing overlay operation text. */
   operation: string;
@@ -39,12 +37,12 @@ export interface ToolInfo<E extends string = string> {
   maxEnlargement?: number;
 }
 
-/** What a tool's info.ts writes: its price row and view id are its endpoint, and its label its title, unless it says otherwise. */
-export type ToolInfoSpec<E extends string> = Omit<ToolInfo<E>, 'pricing' | 'view' | 'label'> & Partial<Pick<ToolInfo<E>, 'pricing' | 'view' | 'label'>>;
+/** What a tool's info.ts writes: its price row is its endpoint, and its label its title, unless it says otherwise. */
+export type ToolInfoSpec<E extends string> = Omit<ToolInfo<E>, 'pricing' | 'label'> & Partial<Pick<ToolInfo<E>, 'pricing' | 'label'>>;
 
-/** A tool's info with its defaults filled in (decision 037: a new tool uses its endpoint as price key and view id). */
+/** A tool's info with its defaults filled in (decision 037: a new tool uses its endpoint as its price key). */
 export function toolInfo<const E extends string>(spec: ToolInfoSpec<E>): ToolInfo<E> {
-  return { ...spec, pricing: spec.pricing ?? spec.endpoint, view: spec.view ?? spec.endpoint, label: spec.label ?? spec.title };
+  return { ...spec, pricing: spec.pricing ?? spec.endpoint, label: spec.label ?? spec.title };
 }
 
 export const PROMPT_MAX = 2000;

@@ -6,8 +6,8 @@ export const restoreRanges = {
 } as const;
 
 export const restoreInfo = toolInfo({
-  // The spec's price row and the view id users bookmarked predate the endpoint (decision 037).
-  endpoint: 'fal-image-restore', pricing: 'image-restore', view: 'restore', title: 'AI Image Restore', input: 'image', output: 'image',
+  // The spec's price row predates the endpoint (decision 037).
+  endpoint: 'fal-image-restore', pricing: 'image-restore', title: 'AI Image Restore', input: 'image', output: 'image',
   price: { default: 1, displayName: 'Image Restore', description: 'Repair damaged, old or corrupted images' },
   operation: 'Restoring your image', estimate: '30-60 seconds', timeLimitSeconds: 900, failure: 'Failed to restore image', newRunLabel: 'New Restore',
   // Batches run it over many images.

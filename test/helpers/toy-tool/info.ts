@@ -1,6 +1,6 @@
 import { toolInfo } from '../../../src/tools/tool-info.js';
 
-/** The toy's names, texts, price and kinds, written as a built-in tool's info.ts is (its price row and view id are its endpoint). */
+/** The toy's names, texts, price and kinds, written as a built-in tool's info.ts is (its price row is its endpoint). */
 export const toyInfo = toolInfo({
   endpoint: 'toy-invert', title: 'Toy Inverter', input: 'image', output: 'image',
   price: { default: 3, displayName: 'Toy Inverter', description: 'Turns an image into its negative' },

@@ -7,13 +7,14 @@ import clsx from 'clsx';
 import type { PricingUpdateBody } from '../../../shared/admin.schema.js';
 import type { PlanEnergy } from '../../../shared/bundles.js';
 import { adminUiMessages } from '../../../shared/messages.js';
-import { effectiveCost, VIEW_TOOL } from '../../../shared/pricing.js';
+import { effectiveCost } from '../../../shared/pricing.js';
 import type { ToolPricing } from '../../../shared/pricing.schema.js';
 import { Button } from '../../components/Button';
 import { LabeledInput } from '../../components/LabeledField';
 import { call, client, describeError, errorMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { fetchPricing } from '../../lib/usePricing';
+import { webTools } from '../tools/form/registry';
 import { adminKeys, money, numberFormat, parseBaseCost, parseWholeNumber } from './adminApi';
 import { Panel } from '../../components/Panel';
 import { StatusPill } from '../../components/StatusPill';
@@ -21,7 +22,8 @@ import { SuccessBox } from '../../components/SuccessBox';
 import { ErrorBox } from '../../components/ErrorBox';
 import { Skeleton } from '../../components/Skeleton';
 
-const RUNNABLE_TOOLS: ReadonlySet<string> = new Set(Object.values(VIEW_TOOL));
+/** The price rows of the tools users can run (the web's tool registry). */
+const RUNNABLE_TOOLS: ReadonlySet<string> = new Set(webTools().map((t) => t.info.pricing));
 
 const DISCOUNT_STEP = 5;
 

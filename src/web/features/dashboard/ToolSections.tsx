@@ -121,15 +121,15 @@ export function ToolSections({ user, onOpen }: { user: AuthUser; onOpen: (view: 
       >
         {webTools().map((t) => (
           <ToolCard
-            key={t.info.view}
-            cardId={t.info.view}
+            key={t.info.endpoint}
+            cardId={t.info.endpoint}
             title={t.info.price.displayName}
             description={pricing.rowOf(t.info.pricing)?.description || t.info.price.description}
             icon={t.icon}
             accent={t.accent}
             badge={t.info.output === 'video' ? <CardBadge tone="fuchsia">VIDEO</CardBadge> : undefined}
             cost={priceLine(t)}
-            onOpen={() => onOpen(t.info.view)}
+            onOpen={() => onOpen(t.info.endpoint)}
           />
         ))}
       </Section>

@@ -1,6 +1,6 @@
 import { useCallback, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { isViewId, parseViewPath, viewPath, type ViewId } from './view-ids';
+import { parseViewPath, viewOfLink, viewPath, type ViewId } from './view-ids';
 
 interface ViewState {
   /** The previous history entry is the grid (so 'Back to Tools' can simply go back). */
@@ -25,7 +25,8 @@ export function useDashboardView() {
   useEffect(() => {
     if (parsed === undefined) navigate({ pathname: '/dashboard', search: '' }, { replace: true });
     else if (linked !== null && parsed.view === null) {
-      navigate(isViewId(linked) ? viewPath(linked) : '/dashboard', { replace: true });
+      const old = viewOfLink(linked);
+      navigate(old ? viewPath(old) : '/dashboard', { replace: true });
     }
   }, [parsed === undefined, linked, parsed?.view]); // eslint-disable-line react-hooks/exhaustive-deps
 

@@ -1,4 +1,4 @@
-import { webToolOfView, webTools } from '../tools/form/registry';
+import { webToolOf, webTools } from '../tools/form/registry';
 
 /**
  * The dashboard's view ids and the address each one lives at. Kept apart from
@@ -11,7 +11,7 @@ const PAGE_VIEW_IDS = ['admin', 'referrals', 'gallery', 'video-gallery', 'api-ke
 
 type PageViewId = (typeof PAGE_VIEW_IDS)[number];
 
-/** A page's id, or a tool's view id (the tool registry holds those: ToolInfo.view). */
+/** A page's id, or a tool's endpoint (its view id; the tool registry holds them). */
 export type ViewId = PageViewId | (string & {});
 
 /** The path segment under /dashboard for each page (short, readable, shareable); tools carry their own. */
@@ -26,11 +26,11 @@ const PAGE_SLUGS: Record<PageViewId, string> = {
 };
 
 function slugOf(id: string): string | undefined {
-  return (PAGE_VIEW_IDS as readonly string[]).includes(id) ? PAGE_SLUGS[id as PageViewId] : webToolOfView(id)?.slug;
+  return (PAGE_VIEW_IDS as readonly string[]).includes(id) ? PAGE_SLUGS[id as PageViewId] : webToolOf(id)?.slug;
 }
 
 function viewOfSlug(slug: string): ViewId | undefined {
-  return PAGE_VIEW_IDS.find((id) => PAGE_SLUGS[id] === slug) ?? webTools().find((t) => t.slug === slug)?.info.view;
+  return PAGE_VIEW_IDS.find((id) => PAGE_SLUGS[id] === slug) ?? webTools().find((t) => t.slug === slug)?.info.endpoint;
 }
 
 export interface DashboardViewProps {
@@ -42,8 +42,16 @@ export interface DashboardViewProps {
   param?: string;
 }
 
-export function isViewId(value: unknown): value is ViewId {
+function isViewId(value: unknown): value is ViewId {
   return typeof value === 'string' && slugOf(value) !== undefined;
+}
+
+/**
+ * The view an older `?view=<id>` link names: a view id, or an address segment (tools' view ids were
+ * short names like 'restore' before a tool's endpoint became its one name; their segments kept them).
+ */
+export function viewOfLink(value: string): ViewId | undefined {
+  return isViewId(value) ? value : viewOfSlug(value);
 }
 
 /** The address of a view: /dashboard/<slug>[/<param>]. */

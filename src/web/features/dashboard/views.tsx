@@ -1,5 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { webToolOfView, type WebTool } from '../tools/form/registry';
+import { webToolOf, type WebTool } from '../tools/form/registry';
 import type { DashboardViewProps, ViewId } from './view-ids';
 
 /**
@@ -44,7 +44,7 @@ const toolViews = new Map<WebTool, ViewDefinition>();
 function toolView(tool: WebTool): ViewDefinition {
   let def = toolViews.get(tool);
   if (!def) {
-    def = view(tool.info.view, tool.info.title, async () => {
+    def = view(tool.info.endpoint, tool.info.title, async () => {
       const [{ ToolView }, loaded] = await Promise.all([import('../tools/form/ToolView'), tool.load()]);
       return { default: (props: DashboardViewProps) => <ToolView tool={tool} {...loaded} {...props} /> };
     });
@@ -56,6 +56,6 @@ function toolView(tool: WebTool): ViewDefinition {
 /** The view of an id: a page, or a tool's form-driven view. */
 export function viewDefinition(id: ViewId): ViewDefinition | undefined {
   if (Object.hasOwn(PAGES, id)) return PAGES[id];
-  const tool = webToolOfView(id);
+  const tool = webToolOf(id);
   return tool && toolView(tool);
 }

@@ -115,7 +115,7 @@ export function ImageGallery({ selectionMode = false, onSelect, openView, multiS
               <Button variant="secondary" size="sm" onClick={() => openView('fal-image-editor')}>
                 <Wand2 className="size-4" aria-hidden="true" /> Image Editor
               </Button>
-              <Button variant="secondary" size="sm" onClick={() => openView('restore')}>
+              <Button variant="secondary" size="sm" onClick={() => openView('fal-image-restore')}>
                 <Sparkles className="size-4" aria-hidden="true" /> Image Restore
               </Button>
             </div>

@@ -11,7 +11,7 @@ import type { LibraryItem } from '../../lib/library';
 const IMAGE_TOOLS: Array<{ view: ViewId; label: string; icon: typeof Sparkles }> = [
   { view: 'fal-upscaler', label: 'Use in Image Upscaler', icon: Sparkles },
   { view: 'fal-image-editor', label: 'Use in Image Editor', icon: Wand2 },
-  { view: 'restore', label: 'Use in Image Restore', icon: Wrench },
+  { view: 'fal-image-restore', label: 'Use in Image Restore', icon: Wrench },
   { view: 'fal-image-to-video', label: 'Use in Image to Video', icon: Sparkles },
 ];
 

@@ -27,7 +27,7 @@ export function versionLabel(v: LibraryItem): string {
 export const versionName = (versions: LibraryItem[], v: LibraryItem) => `${versions.indexOf(v) + 1}. ${versionLabel(v)}`;
 
 const RUN_TOOLS: Array<{ view: ViewId; label: string; icon: typeof Sparkles }> = [
-  { view: 'restore', label: 'Restore', icon: Wrench },
+  { view: 'fal-image-restore', label: 'Restore', icon: Wrench },
   { view: 'fal-upscaler', label: 'Upscale', icon: Sparkles },
   { view: 'fal-image-editor', label: 'Edit', icon: Wand2 },
 ];

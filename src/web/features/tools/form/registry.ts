@@ -18,7 +18,7 @@ import type { ToolWebPart } from './web-part';
  */
 export interface WebTool {
   info: ToolInfo<string>;
-  /** The path segment under /dashboard. */
+  /** The path segment under /dashboard (the address people see and share; the view id is the endpoint). */
   slug: string;
   icon: ComponentType<{ className?: string }>;
   accent: Accent;
@@ -49,12 +49,7 @@ export function webTools(): readonly WebTool[] {
   return tools;
 }
 
-/** The tool a dashboard view id opens, if it is a tool's. */
-export function webToolOfView(view: string): WebTool | undefined {
-  return tools.find((t) => t.info.view === view);
-}
-
-/** The tool of an endpoint (its labels, icon and accent). */
+/** The tool of an endpoint, its one name in code (also its dashboard view id): its labels, icon and accent. */
 export function webToolOf(endpoint: string): WebTool | undefined {
   return tools.find((t) => t.info.endpoint === endpoint);
 }
