@@ -15,7 +15,7 @@ import type { AuthUser } from '../../app/auth';
 import { PRICING_FALLBACK_NOTICE, usePricing } from '../../lib/usePricing';
 import { batchTools, webTools, type WebTool } from '../tools/form/registry';
 import { CardBadge, ToolCard } from './ToolCard';
-import type { ViewId } from './view-ids';
+import { toolViewId, type ViewId } from './view-ids';
 
 function Section({
   title,
@@ -129,7 +129,7 @@ export function ToolSections({ user, onOpen }: { user: AuthUser; onOpen: (view: 
             accent={t.accent}
             badge={t.info.output === 'video' ? <CardBadge tone="fuchsia">VIDEO</CardBadge> : undefined}
             cost={priceLine(t)}
-            onOpen={() => onOpen(t.info.endpoint)}
+            onOpen={() => onOpen(toolViewId(t))}
           />
         ))}
       </Section>

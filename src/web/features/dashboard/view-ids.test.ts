@@ -16,4 +16,9 @@ describe('view ids and addresses', () => {
     expect(viewOfLink('video-upscaler')).toBe('fal-video-upscaler');
     expect(viewOfLink('no-such-view')).toBeUndefined();
   });
+
+  it('a typo in a view id is a type error (the type check runs this file too)', () => {
+    // @ts-expect-error 'restroe' names no view
+    expect(viewPath('restroe')).toBe('/dashboard/');
+  });
 });

@@ -1,4 +1,4 @@
-import { webToolOf, webTools } from '../tools/form/registry';
+import { webToolOf, webTools, type BuiltInTool, type WebTool } from '../tools/form/registry';
 
 /**
  * The dashboard's view ids and the address each one lives at. Kept apart from
@@ -11,8 +11,16 @@ const PAGE_VIEW_IDS = ['admin', 'referrals', 'gallery', 'video-gallery', 'api-ke
 
 type PageViewId = (typeof PAGE_VIEW_IDS)[number];
 
-/** A page's id, or a tool's endpoint (its view id; the tool registry holds them). */
-export type ViewId = PageViewId | (string & {});
+declare const inRegistry: unique symbol;
+/** The view id of a tool added to the registry at run time: only `toolViewId` and the address make one. */
+type AddedToolView = string & { readonly [inRegistry]: true };
+
+/**
+ * A page's id, or a tool's endpoint (its view id). The pages and the built-in tools are known when the
+ * web is built, so `openView('restroe')` is a type error; a tool added to the registry gets its id from
+ * the registry (`toolViewId`), checked when it is made.
+ */
+export type ViewId = PageViewId | BuiltInTool | AddedToolView;
 
 /** The path segment under /dashboard for each page (short, readable, shareable); tools carry their own. */
 const PAGE_SLUGS: Record<PageViewId, string> = {
@@ -30,7 +38,8 @@ function slugOf(id: string): string | undefined {
 }
 
 function viewOfSlug(slug: string): ViewId | undefined {
-  return PAGE_VIEW_IDS.find((id) => PAGE_SLUGS[id] === slug) ?? webTools().find((t) => t.slug === slug)?.info.endpoint;
+  const tool = webTools().find((t) => t.slug === slug);
+  return PAGE_VIEW_IDS.find((id) => PAGE_SLUGS[id] === slug) ?? (tool && toolViewId(tool));
 }
 
 export interface DashboardViewProps {
@@ -44,6 +53,13 @@ export interface DashboardViewProps {
 
 function isViewId(value: unknown): value is ViewId {
   return typeof value === 'string' && slugOf(value) !== undefined;
+}
+
+/** A registry tool's view id: its endpoint. */
+export function toolViewId(tool: WebTool): ViewId {
+  const id = tool.info.endpoint;
+  if (!isViewId(id)) throw new Error(`Tool ${id} is not in the tool registry`);
+  return id;
 }
 
 /**

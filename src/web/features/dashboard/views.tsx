@@ -1,6 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { webToolOf, type WebTool } from '../tools/form/registry';
-import type { DashboardViewProps, ViewId } from './view-ids';
+import { toolViewId, type DashboardViewProps, type ViewId } from './view-ids';
 
 /**
  * The dashboard's view registry (requirements §2: the dashboard switches in place
@@ -44,7 +44,7 @@ const toolViews = new Map<WebTool, ViewDefinition>();
 function toolView(tool: WebTool): ViewDefinition {
   let def = toolViews.get(tool);
   if (!def) {
-    def = view(tool.info.endpoint, tool.info.title, async () => {
+    def = view(toolViewId(tool), tool.info.title, async () => {
       const [{ ToolView }, loaded] = await Promise.all([import('../tools/form/ToolView'), tool.load()]);
       return { default: (props: DashboardViewProps) => <ToolView tool={tool} {...loaded} {...props} /> };
     });

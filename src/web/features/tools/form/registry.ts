@@ -37,13 +37,18 @@ const parts = (form: () => Module<ToolForm>, web: () => Module<ToolWebPart>) => 
 };
 
 /** The built-in tools, in the grid's order: one line each. */
-const tools: WebTool[] = [
+const builtIn = [
   { info: upscalerInfo, slug: 'upscaler', icon: ImageUpscale, accent: 'violet', load: parts(() => import('../../../../tools/fal-upscaler/form'), () => import('../../../../tools/fal-upscaler/web')) },
   { info: editorInfo, slug: 'editor', icon: Wand2, accent: 'fuchsia', load: parts(() => import('../../../../tools/fal-image-editor/form'), () => import('../../../../tools/fal-image-editor/web')) },
   { info: restoreInfo, slug: 'restore', icon: Sparkles, accent: 'amber', load: parts(() => import('../../../../tools/fal-image-restore/form'), () => import('../../../../tools/fal-image-restore/web')) },
   { info: imageToVideoInfo, slug: 'image-to-video', icon: Clapperboard, accent: 'rose', load: parts(() => import('../../../../tools/fal-image-to-video/form'), () => import('../../../../tools/fal-image-to-video/web')) },
   { info: videoUpscalerInfo, slug: 'video-upscaler', icon: MonitorUp, accent: 'sky', load: parts(() => import('../../../../tools/fal-video-upscaler/form'), () => import('../../../../tools/fal-video-upscaler/web')) },
-];
+] as const satisfies readonly WebTool[];
+
+/** A built-in tool's endpoint, known when the web is built (a typo in a view id is a type error). */
+export type BuiltInTool = (typeof builtIn)[number]['info']['endpoint'];
+
+const tools: WebTool[] = [...builtIn];
 
 export function webTools(): readonly WebTool[] {
   return tools;

@@ -8,7 +8,7 @@ import { toyWebTool } from '../../../../../test/helpers/toy-tool/web';
 import type { AuthUser } from '../../../app/auth';
 import { NewBatch } from '../../batch/NewBatch';
 import { ToolSections } from '../../dashboard/ToolSections';
-import { parseViewPath, viewPath } from '../../dashboard/view-ids';
+import { parseViewPath, toolViewId, viewPath } from '../../dashboard/view-ids';
 import { viewDefinition } from '../../dashboard/views';
 import { addWebTool } from './registry';
 
@@ -139,14 +139,17 @@ describe('a tool added to the web registry', () => {
     await waitFor(() => expect(card.textContent).toContain('3 ENERGY'));
     expect(card.textContent).toContain('Negatives of your images');
     fireEvent.click(card);
-    expect(onOpen).toHaveBeenCalledWith('toy-invert');
-    expect(viewPath('toy-invert')).toBe('/dashboard/toy');
-    expect(parseViewPath('/dashboard/toy')).toEqual({ view: 'toy-invert' });
-    expect(viewDefinition('toy-invert')?.title).toBe('Toy Inverter');
+    // Its view id is its endpoint, which the registry vouches for.
+    const id = toolViewId(toyWebTool);
+    expect(id).toBe('toy-invert');
+    expect(onOpen).toHaveBeenCalledWith(id);
+    expect(viewPath(id)).toBe('/dashboard/toy');
+    expect(parseViewPath('/dashboard/toy')).toEqual({ view: id });
+    expect(viewDefinition(id)?.title).toBe('Toy Inverter');
   });
 
   it('draws its declared form, runs through the run hook with the body its fields make, and shows its result', async () => {
-    const View = viewDefinition('toy-invert')!.Component;
+    const View = viewDefinition(toolViewId(toyWebTool))!.Component;
     render(
       <Providers path={`/dashboard/toy?source=${ITEM}`}>
         <Suspense fallback={null}>
