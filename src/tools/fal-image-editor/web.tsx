@@ -1,7 +1,7 @@
-import { EditInterpretationView, useEditInterpretation } from '../../web/features/tools/editor/EditInterpretation';
 import { validateEditPrompt } from '../../shared/edit-commands.js';
 import { toolContract } from '../../web/features/tools/shared/answers';
 import type { ToolWebPart } from '../../web/features/tools/form/web-part';
+import { EditInterpretationView, useEditInterpretation } from './interpretation';
 import { schemas } from './schemas.js';
 
 /** The editor's own piece: how the server reads the request, under the prompt; a request it cannot do is not run. */

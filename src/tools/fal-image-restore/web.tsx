@@ -1,6 +1,6 @@
 import { scaleDetail, toolContract } from '../../web/features/tools/shared/answers';
-import { RestoreFindings } from '../../web/features/tools/restore/RestoreFindings';
 import type { ToolWebPart } from '../../web/features/tools/form/web-part';
+import { RestoreFindings } from './findings';
 import { schemas } from './schemas.js';
 
 /** Restore's result names its settings, and shows what it found in the photo and what it repaired. */

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, Check, Cloud, Loader2 } from 'lucide-react';
-import type { EditInterpretationAnswer } from '../../../../shared/edit-language/interpretation.schema.js';
-import { call, client } from '../../../lib/api';
+import type { EditInterpretationAnswer } from '../../shared/edit-language/interpretation.schema.js';
+import { call, client } from '../../web/lib/api';
 
 /** The server's reading of the request, asked for after a pause in typing (nothing is charged). */
 export function useEditInterpretation(prompt: string): { reading: EditInterpretationAnswer | undefined; pending: boolean } {

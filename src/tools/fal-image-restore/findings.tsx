@@ -1,5 +1,5 @@
 import { CheckCircle2, CircleMinus, ScanSearch } from 'lucide-react';
-import type { RestoreFindings as Findings } from '../../../../shared/tool-results.js';
+import type { RestoreFindings as Findings } from './schemas.js';
 
 /** What restore found in the photo and what it repaired, in plain words. */
 export function RestoreFindings({ findings }: { findings: Findings }) {
