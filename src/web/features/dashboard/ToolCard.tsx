@@ -1,17 +1,6 @@
 import { useId, type ComponentType, type ReactNode } from 'react';
 import clsx from 'clsx';
-
-export type CardAccent = 'violet' | 'fuchsia' | 'sky' | 'emerald' | 'amber' | 'rose' | 'zinc';
-
-const ACCENTS: Record<CardAccent, string> = {
-  violet: 'from-violet-500/25 to-violet-500/5 text-violet-300 ring-violet-500/30',
-  fuchsia: 'from-fuchsia-500/25 to-fuchsia-500/5 text-fuchsia-300 ring-fuchsia-500/30',
-  sky: 'from-sky-500/25 to-sky-500/5 text-sky-300 ring-sky-500/30',
-  emerald: 'from-emerald-500/25 to-emerald-500/5 text-emerald-300 ring-emerald-500/30',
-  amber: 'from-amber-500/25 to-amber-500/5 text-amber-300 ring-amber-500/30',
-  rose: 'from-rose-500/25 to-rose-500/5 text-rose-300 ring-rose-500/30',
-  zinc: 'from-zinc-500/20 to-zinc-500/5 text-zinc-400 ring-zinc-600/40',
-};
+import { IconTile, type Accent } from '../../components/IconTile';
 
 export interface ToolCardProps {
   /** Used to return focus to this card when its view closes. */
@@ -19,7 +8,7 @@ export interface ToolCardProps {
   title: string;
   description: string;
   icon: ComponentType<{ className?: string }>;
-  accent?: CardAccent;
+  accent?: Accent;
   /** Top-right marker, e.g. SOON. */
   badge?: ReactNode;
   /** The price line at the bottom. */
@@ -34,7 +23,7 @@ export interface ToolCardProps {
  * name with aria-labelledby, which would leave visible words outside the name (axe:
  * label-content-name-mismatch) and break speech input ('click Image Upscaler').
  */
-export function ToolCard({ cardId, title, description, icon: Icon, accent = 'violet', badge, cost, disabled, onOpen }: ToolCardProps) {
+export function ToolCard({ cardId, title, description, icon, accent = 'violet', badge, cost, disabled, onOpen }: ToolCardProps) {
   const id = useId();
   return (
     <button
@@ -51,15 +40,7 @@ export function ToolCard({ cardId, title, description, icon: Icon, accent = 'vio
       )}
     >
       <span className="flex items-start justify-between gap-3">
-        <span
-          className={clsx(
-            'flex size-11 items-center justify-center rounded-xl bg-gradient-to-br ring-1 transition',
-            ACCENTS[disabled ? 'zinc' : accent],
-            !disabled && 'group-hover:scale-105',
-          )}
-        >
-          <Icon className="size-5" aria-hidden="true" />
-        </span>
+        <IconTile icon={icon} accent={disabled ? 'muted' : accent} size="card" className={clsx('transition', !disabled && 'group-hover:scale-105')} />
         {badge && (
           <span id={`${id}-b`} aria-hidden="true">
             {badge}

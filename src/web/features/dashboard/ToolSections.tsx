@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import clsx from 'clsx';
 import {
   Brain,
@@ -12,6 +12,7 @@ import {
   Zap,
 } from 'lucide-react';
 import type { AuthUser } from '../../app/auth';
+import type { Accent } from '../../components/IconTile';
 import { PRICING_FALLBACK_NOTICE, usePricing } from '../../lib/usePricing';
 import { batchTools, webTools, type WebTool } from '../tools/form/registry';
 import { CardBadge, ToolCard } from './ToolCard';
@@ -61,6 +62,34 @@ function Cost({ amount, unit, prefix }: { amount: number; unit: string; prefix?:
   );
 }
 
+/** A card that opens a page (not a tool). */
+interface PageCard {
+  view: ViewId;
+  title: string;
+  description: string;
+  icon: ComponentType<{ className?: string }>;
+  accent: Accent;
+  /** Marked ADMIN. */
+  admin?: boolean;
+  /** Its bottom line: FREE, a batch's starting price, or words of its own. */
+  cost: 'free' | 'batch' | string;
+}
+
+const ADMIN_CARDS: readonly PageCard[] = [
+  { view: 'admin', title: 'Admin Dashboard', description: 'Manage AI tool pricing and global discount settings', icon: SlidersHorizontal, accent: 'amber', admin: true, cost: 'Pricing, discounts, plans' },
+  { view: 'referrals', title: 'Referrals', description: 'Manage invite codes and track referrals', icon: Users, accent: 'emerald', admin: true, cost: 'Invite codes, referrals' },
+];
+
+const MEDIA_CARDS: readonly PageCard[] = [
+  { view: 'gallery', title: 'My Images', description: 'Browse, download and reuse your uploaded and generated images', icon: Images, accent: 'violet', cost: 'free' },
+  { view: 'video-gallery', title: 'My Videos', description: 'Watch and download the videos you generated', icon: Film, accent: 'rose', cost: 'free' },
+  { view: 'batch', title: 'Batch Processing', description: 'Process several images at once', icon: Layers, accent: 'emerald', cost: 'batch' },
+];
+
+const DEVELOPER_CARDS: readonly PageCard[] = [
+  { view: 'api-keys', title: 'API Keys', description: 'Script the tools from your own code, with webhooks when runs end', icon: KeyRound, accent: 'sky', cost: 'free' },
+];
+
 /** The dashboard grid: Admin Controls (admins), the AI tools, and Media Management. */
 export function ToolSections({ user, onOpen }: { user: AuthUser; onOpen: (view: ViewId) => void }) {
   const pricing = usePricing();
@@ -79,30 +108,25 @@ export function ToolSections({ user, onOpen }: { user: AuthUser; onOpen: (view: 
     return <Cost amount={from} unit="per image" prefix="from" />;
   };
 
+  const pageCard = (card: PageCard) => (
+    <ToolCard
+      key={card.view}
+      cardId={card.view}
+      title={card.title}
+      description={card.description}
+      icon={card.icon}
+      accent={card.accent}
+      badge={card.admin ? <CardBadge tone="amber">ADMIN</CardBadge> : undefined}
+      cost={card.cost === 'free' ? <Free /> : card.cost === 'batch' ? batchPriceLine() : <span className="text-zinc-400">{card.cost}</span>}
+      onOpen={() => onOpen(card.view)}
+    />
+  );
+
   return (
     <div className="space-y-10">
       {user.isAdmin && (
         <Section title="Admin Controls" id="section-admin">
-          <ToolCard
-            cardId="admin"
-            title="Admin Dashboard"
-            description="Manage AI tool pricing and global discount settings"
-            icon={SlidersHorizontal}
-            accent="amber"
-            badge={<CardBadge tone="amber">ADMIN</CardBadge>}
-            cost={<span className="text-zinc-400">Pricing, discounts, plans</span>}
-            onOpen={() => onOpen('admin')}
-          />
-          <ToolCard
-            cardId="referrals"
-            title="Referrals"
-            description="Manage invite codes and track referrals"
-            icon={Users}
-            accent="emerald"
-            badge={<CardBadge tone="amber">ADMIN</CardBadge>}
-            cost={<span className="text-zinc-400">Invite codes, referrals</span>}
-            onOpen={() => onOpen('referrals')}
-          />
+          {ADMIN_CARDS.map(pageCard)}
         </Section>
       )}
 
@@ -135,33 +159,7 @@ export function ToolSections({ user, onOpen }: { user: AuthUser; onOpen: (view: 
       </Section>
 
       <Section title="Media Management" id="section-media">
-        <ToolCard
-          cardId="gallery"
-          title="My Images"
-          description="Browse, download and reuse your uploaded and generated images"
-          icon={Images}
-          accent="violet"
-          cost={<Free />}
-          onOpen={() => onOpen('gallery')}
-        />
-        <ToolCard
-          cardId="video-gallery"
-          title="My Videos"
-          description="Watch and download the videos you generated"
-          icon={Film}
-          accent="rose"
-          cost={<Free />}
-          onOpen={() => onOpen('video-gallery')}
-        />
-        <ToolCard
-          cardId="batch"
-          title="Batch Processing"
-          description="Process several images at once"
-          icon={Layers}
-          accent="emerald"
-          cost={batchPriceLine()}
-          onOpen={() => onOpen('batch')}
-        />
+        {MEDIA_CARDS.map(pageCard)}
         <ToolCard
           cardId="custom-models"
           title="Custom Models"
@@ -174,15 +172,7 @@ export function ToolSections({ user, onOpen }: { user: AuthUser; onOpen: (view: 
       </Section>
 
       <Section title="Developers" id="section-developers">
-        <ToolCard
-          cardId="api-keys"
-          title="API Keys"
-          description="Script the tools from your own code, with webhooks when runs end"
-          icon={KeyRound}
-          accent="sky"
-          cost={<Free />}
-          onOpen={() => onOpen('api-keys')}
-        />
+        {DEVELOPER_CARDS.map(pageCard)}
       </Section>
     </div>
   );

@@ -7,7 +7,7 @@ import { upscalerInfo } from '../../../../tools/fal-upscaler/info.js';
 import { videoUpscalerInfo } from '../../../../tools/fal-video-upscaler/info.js';
 import type { ToolInfo } from '../../../../tools/tool-info.js';
 import type { ToolForm } from '../../../../shared/tool-form.js';
-import type { Accent } from '../shared/ToolScreen';
+import type { Accent } from '../../../components/IconTile';
 import type { ToolWebPart } from './web-part';
 
 /**

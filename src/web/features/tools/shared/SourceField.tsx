@@ -1,4 +1,4 @@
-import { useEffect, useId } from 'react';
+import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { SourcePicker, sourceFromItem, type SourceTab, type SourceValue } from '../../library/SourcePicker';
 import { fetchLibraryItem } from '../../library/api';
@@ -43,22 +43,12 @@ function useSourceFromAddress(kind: 'image' | 'video', onChange: (v: SourceValue
 }
 
 /** A tool's input: the shared SourcePicker (URL / Upload / Gallery) under a visible heading. */
-export function SourceField({ kind, value, onChange, defaultTab, label, disabled }: SourceFieldProps) {
-  const id = useId();
-  useSourceFromAddress(kind, onChange);
+export function SourceField({ label, ...picker }: SourceFieldProps) {
+  useSourceFromAddress(picker.kind, picker.onChange);
   return (
     <div className="min-w-0">
-      <p id={id} className="field-label">
-        {label}
-      </p>
-      <SourcePicker
-        kind={kind}
-        value={value}
-        onChange={onChange}
-        defaultTab={defaultTab}
-        disabled={disabled}
-        label={kind === 'image' ? 'Image source' : 'Video source'}
-      />
+      <p className="field-label">{label}</p>
+      <SourcePicker {...picker} />
     </div>
   );
 }

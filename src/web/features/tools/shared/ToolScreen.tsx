@@ -2,23 +2,13 @@ import type { ComponentType, ReactNode } from 'react';
 import { AlertCircle, Zap } from 'lucide-react';
 import clsx from 'clsx';
 import { Button } from '../../../components/Button';
+import { IconTile, type Accent } from '../../../components/IconTile';
 import { toolInfo } from '../form/registry';
 import { useToolEstimate } from './useToolEstimate';
 import { ProcessingOverlay } from '../../../components/ProcessingOverlay';
 import { usePurchaseDialog } from '../../payments/purchaseDialogContext';
 import type { ToolAccess } from './access';
 import type { ToolRun } from './useToolRun';
-
-export type Accent = 'violet' | 'fuchsia' | 'sky' | 'emerald' | 'amber' | 'rose';
-
-const ACCENT: Record<Accent, string> = {
-  violet: 'from-violet-500/25 to-violet-500/5 text-violet-300 ring-violet-500/30',
-  fuchsia: 'from-fuchsia-500/25 to-fuchsia-500/5 text-fuchsia-300 ring-fuchsia-500/30',
-  sky: 'from-sky-500/25 to-sky-500/5 text-sky-300 ring-sky-500/30',
-  emerald: 'from-emerald-500/25 to-emerald-500/5 text-emerald-300 ring-emerald-500/30',
-  amber: 'from-amber-500/25 to-amber-500/5 text-amber-300 ring-amber-500/30',
-  rose: 'from-rose-500/25 to-rose-500/5 text-rose-300 ring-rose-500/30',
-};
 
 /** The red box of requirements §8 (tool errors). */
 export function ErrorBox({ children, className }: { children: ReactNode; className?: string }) {
@@ -58,9 +48,7 @@ export function ToolScreen<F>({ endpoint, icon: Icon, accent = 'violet', subtitl
   return (
     <section aria-labelledby="tool-title" className="space-y-5">
       <header className="panel flex items-start gap-4 p-5 sm:p-6">
-        <span className={clsx('flex size-12 shrink-0 items-center justify-center rounded-xl bg-gradient-to-br ring-1', ACCENT[accent])}>
-          <Icon className="size-6" aria-hidden="true" />
-        </span>
+        <IconTile icon={Icon} accent={accent} size="header" />
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
             <h2 id="tool-title" className="text-2xl font-bold tracking-tight text-white">
