@@ -2,10 +2,8 @@ import { z } from 'zod';
 
 /**
  * What every tool run answers besides its own fields. Each tool's result and answer schemas are in
- * its folder (src/tools/<endpoint>/schemas.ts); the re-export keeps existing importers compiling.
+ * its folder (src/tools/<endpoint>/schemas.ts).
  */
-export type { RestoreFindings } from '../tools/fal-image-restore/schemas.js';
-
 export const jobStatus = z.enum(['queued', 'running', 'succeeded', 'failed', 'canceled']);
 
 /** 202: `Prefer: respond-async`, or a run still going when the wait ended. */

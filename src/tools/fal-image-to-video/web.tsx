@@ -1,9 +1,8 @@
 import { useId } from 'react';
 import { Plus, Timer, Trash2 } from 'lucide-react';
-import { estimatedVideoSeconds, formatVideoSeconds } from '../../shared/tool-catalog.js';
-import { LORA_TRANSFORMERS, imageToVideoRanges as RANGES } from './info.js';
+import { LORA_TRANSFORMERS, estimatedVideoSeconds, formatVideoSeconds, imageToVideoRanges as RANGES } from './info.js';
 import { SelectField, SliderField } from '../../web/features/tools/shared/fields';
-import { durationDetail, toolContract } from '../../web/features/tools/shared/answers';
+import { toolContract } from '../../web/features/tools/shared/answers';
 import type { ToolWebPart } from '../../web/features/tools/form/web-part';
 import { schemas } from './schemas.js';
 import type { LoraRow } from './form';
@@ -76,7 +75,7 @@ function LoraList({ rows, change }: { rows: LoraRow[]; change: (next: (rows: Lor
 
 /** Image to video's own pieces: its answer (a video and its length, no source link), the length the video will have, the LoRA list, and the length in the overlay. */
 const web: ToolWebPart = {
-  contract: toolContract(schemas, (a) => ({ file: a.video_url, prompt: a.prompt_used, details: [durationDetail(a.duration_seconds)] })),
+  contract: toolContract(schemas, (a) => ({ file: a.video_url, prompt: a.prompt_used, details: [{ label: 'Duration', value: formatVideoSeconds(a.duration_seconds) }] })),
   useParts: ({ values, update, run }) => {
     const seconds = estimatedVideoSeconds(Number(values.num_frames), Number(values.frames_per_second));
     const ran = estimatedVideoSeconds(Number(run.body?.num_frames ?? values.num_frames), Number(run.body?.frames_per_second ?? values.frames_per_second));

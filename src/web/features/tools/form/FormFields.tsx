@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { Plus } from 'lucide-react';
 import clsx from 'clsx';
-import { PROMPT_MAX } from '../../../../shared/tool-catalog.js';
+import { PROMPT_MAX } from '../../../../tools/tool-info.js';
 import { textFor, type Chips, type FormField, type FormValues } from '../../../../shared/tool-form.js';
 import { AdvancedSettings, FieldHint, SeedField, SelectField, SliderField, SwitchField } from '../shared/fields';
 import { OutputSettings, type OutputForm } from '../shared/OutputSettings';

@@ -1,6 +1,5 @@
 import type { ReactElement } from 'react';
 import type { z } from 'zod';
-import { formatVideoSeconds } from '../../../../shared/tool-catalog.js';
 import type { ToolInfo } from '../../../../tools/tool-info.js';
 
 /** One line of a result's details after Model and ENERGY used ('Scale', '2x'). */
@@ -72,4 +71,3 @@ export interface RunnableTool extends ToolContract {
 }
 
 export const scaleDetail = (label: string, times: number): ResultDetail => ({ label, value: `${times}x` });
-export const durationDetail = (seconds: number): ResultDetail => ({ label: 'Duration', value: formatVideoSeconds(seconds) });
