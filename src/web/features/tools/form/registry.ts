@@ -75,7 +75,7 @@ export function addWebTool(tool: WebTool): void {
 }
 
 /** What a tool is (names, texts, price row), for the web's tool screens and labels. */
-export function toolInfo(endpoint: string): ToolInfo<string> {
+export function registeredInfo(endpoint: string): ToolInfo<string> {
   const tool = webToolOf(endpoint);
   if (!tool) throw new Error(`Unknown tool ${endpoint}`);
   return tool.info;

@@ -3,7 +3,7 @@ import { AlertCircle, Zap } from 'lucide-react';
 import clsx from 'clsx';
 import { Button } from '../../../components/Button';
 import { IconTile, type Accent } from '../../../components/IconTile';
-import { toolInfo } from '../form/registry';
+import { registeredInfo } from '../form/registry';
 import { useToolEstimate } from './useToolEstimate';
 import { ProcessingOverlay } from '../../../components/ProcessingOverlay';
 import { usePurchaseDialog } from '../../payments/purchaseDialogContext';
@@ -43,7 +43,7 @@ export interface ToolScreenProps<F> {
 
 /** A tool screen: header, the form or the result, the red error box and the processing overlay. */
 export function ToolScreen<F>({ endpoint, icon: Icon, accent = 'violet', subtitle, description, run, access, estimateNote, children, result }: ToolScreenProps<F>) {
-  const tool = toolInfo(endpoint);
+  const tool = registeredInfo(endpoint);
   const estimate = useToolEstimate(endpoint, run.body, run.phase === 'processing');
   return (
     <section aria-labelledby="tool-title" className="space-y-5">

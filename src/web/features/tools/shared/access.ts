@@ -4,7 +4,7 @@ import type { AiProviderKind } from '../../../../shared/tools.js';
 import { useAuth, useUser } from '../../../app/auth';
 import { call, client } from '../../../lib/api';
 import { usePricing } from '../../../lib/usePricing';
-import { toolInfo } from '../form/registry';
+import { registeredInfo } from '../form/registry';
 
 export interface ToolAccess {
   /** ENERGY the caller pays (0 shown as FREE for VIP / admin). */
@@ -30,7 +30,7 @@ export function useToolAccess(endpoint: string): ToolAccess {
   const user = useUser();
   const { rolesLoaded } = useAuth();
   const pricing = usePricing();
-  const tool = toolInfo(endpoint);
+  const tool = registeredInfo(endpoint);
   const cost = pricing.costOf(tool.pricing);
   const displayName = pricing.rowOf(tool.pricing)?.display_name ?? tool.price.displayName;
   const freeLabel = user.isAdmin ? 'FREE (ADMIN)' : user.isVip ? 'FREE (VIP)' : null;

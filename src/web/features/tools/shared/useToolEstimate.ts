@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { call, client } from '../../../lib/api';
 import { fetchLibraryItem } from '../../library/api';
-import { toolInfo } from '../form/registry';
+import { registeredInfo } from '../form/registry';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -30,5 +30,5 @@ export function useToolEstimate(endpoint: string, body: Record<string, unknown> 
     enabled: enabled && (!ref || !item.isPending),
     staleTime: 30_000,
   });
-  return estimate.data?.text ?? toolInfo(endpoint).estimate;
+  return estimate.data?.text ?? registeredInfo(endpoint).estimate;
 }
