@@ -33,6 +33,11 @@ export function insertKey(db: Queryable, k: { userId: string; name: string; pref
   ) as Promise<ApiKeyRow>;
 }
 
+/** Holds the user's row for the rest of the transaction, so concurrent creates of one user queue up. */
+export async function lockOwner(db: Queryable, userId: string): Promise<void> {
+  await db.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+}
+
 export async function countActive(db: Queryable, userId: string): Promise<number> {
   const row = await one<{ n: number }>(db, 'SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
   return row?.n ?? 0;

@@ -20,8 +20,8 @@ export class ApiKeysService {
 
   async create(userId: string, name: string): Promise<CreatedApiKey> {
     return this.db.transaction(async (tx) => {
-      // Serialises concurrent creates of one user so the cap holds.
-      await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+      // Concurrent creates of one user queue up here, so the cap holds.
+      await repo.lockOwner(tx, userId);
       if ((await repo.countActive(tx, userId)) >= API_KEYS_PER_USER) throw new AppError('conflict', apiKeyMessages.tooMany);
       const { token, prefix, hash } = newApiKeyToken();
       const row = await repo.insertKey(tx, { userId, name, prefix, hash });

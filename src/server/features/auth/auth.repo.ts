@@ -35,6 +35,11 @@ export function insertUser(db: Queryable, u: { email: string; fullName: string; 
   ) as Promise<UserRow>;
 }
 
+/** A new user's profile row: every user has one from the start. */
+export async function insertProfile(db: Queryable, userId: string): Promise<void> {
+  await db.query('INSERT INTO user_profiles (id) VALUES ($1)', [userId]);
+}
+
 export async function setRoleByEmails(db: Queryable, emails: string[], role: Role): Promise<number> {
   if (emails.length === 0) return 0;
   const rows = await db.query(

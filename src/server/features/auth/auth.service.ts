@@ -98,7 +98,7 @@ export class AuthService {
         const existing = await repo.findUserByEmail(tx, email);
         if (existing) throw new AppError('conflict', messages.emailTaken);
         const created = await repo.insertUser(tx, { email, fullName: body.name!.trim(), passwordHash, role });
-        await tx.query('INSERT INTO user_profiles (id) VALUES ($1)', [created.id]);
+        await repo.insertProfile(tx, created.id);
         if (referralOnly && !(await this.inviteGate.redeem(tx, inviteCode, created.id))) {
           throw new AppError('validation', messages.inviteInvalid);
         }
