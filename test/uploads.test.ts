@@ -55,6 +55,24 @@ describe('U1: size limits hold while streaming', () => {
     await nothingKept(u);
   });
 
+  it("the library counts tell the browser the operator's limits, and the server holds the same ones", async () => {
+    const counts = (await t.app.inject({ url: '/api/library/counts', headers: user.headers })).json();
+    expect(counts.upload_max_bytes).toEqual({ image: 10 * MB, video: 100 * MB });
+    const smallDir = tempDir('pr-uploads-small-');
+    const small = await createTestApp({ DATA_DIR: smallDir, UPLOAD_IMAGE_MAX_MB: '0.5', UPLOAD_VIDEO_MAX_MB: '2' });
+    try {
+      const u = await registerUser(small);
+      const told = (await small.app.inject({ url: '/api/library/counts', headers: u.headers })).json();
+      expect(told.upload_max_bytes).toEqual({ image: 0.5 * MB, video: 2 * MB });
+      const res = await upload(small, u, { filename: 'big.png', contentType: 'image/png', body: generated(PNG_MAGIC, told.upload_max_bytes.image + 1) });
+      expect(res.statusCode).toBe(413);
+      expect(res.json().error).toBe('Failed to upload image: File is too large (max 0.5 MB)');
+    } finally {
+      await small.close();
+      fs.rmSync(smallDir, { recursive: true, force: true });
+    }
+  });
+
   it('a video one byte over 100 MB -> 413 with flat memory (the body is streamed, never buffered)', async () => {
     const u = await registerUser(t);
     const mp4Head = mp4.subarray(0, 64);

@@ -49,7 +49,10 @@ export const libraryCountsSchema = z.object({
   videos: group,
   /** Library bytes against the per-user quota (null: no quota). */
   storage: z.object({ used_bytes: z.number().int().nonnegative(), quota_bytes: z.number().int().positive().nullable() }),
+  /** The largest file one upload may be, by kind (the operator sets them; the drop zones say them). */
+  upload_max_bytes: z.object({ image: z.number().int().positive(), video: z.number().int().positive() }),
 });
 
 export type LibraryItemDto = z.infer<typeof libraryItemSchema>;
 export type LibraryPageDto = z.infer<typeof libraryPageSchema>;
+export type LibraryCountsDto = z.infer<typeof libraryCountsSchema>;

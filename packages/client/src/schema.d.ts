@@ -5555,6 +5555,10 @@ export interface operations {
                             used_bytes: number;
                             quota_bytes: number | null;
                         };
+                        upload_max_bytes: {
+                            image: number;
+                            video: number;
+                        };
                     };
                 };
             };

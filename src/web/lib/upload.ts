@@ -9,9 +9,6 @@ import type { LibraryItem, MediaKind } from './library';
 
 const MB = 1024 * 1024;
 
-/** requirements §5/§9: image 10 MB, video 100 MB. */
-export const UPLOAD_LIMITS: Record<MediaKind, number> = { image: 10 * MB, video: 100 * MB };
-
 /** What the server can decode (its media sniffing), for the hint under a drop zone. */
 export const UPLOAD_FORMATS: Record<MediaKind, string> = {
   image: 'JPEG, PNG, WebP, GIF or AVIF',
@@ -35,20 +32,23 @@ export class UploadError extends Error {
 
 export const uploadFailedMessage = (kind: MediaKind, reason: string) => `Failed to upload ${kind}: ${reason}`;
 
-const mbLabel = (bytes: number) => `${Math.round(bytes / MB)} MB`;
+/** A size limit as the server words it in its own refusals. */
+export const mbLabel = (bytes: number) => `${+(bytes / MB).toFixed(2)} MB`;
 
 /**
  * The checks the browser can make before sending a byte, worded like the
- * server's own refusals. Null when the file may be sent.
+ * server's own refusals. Null when the file may be sent. The size limit is
+ * the operator's (the library counts carry it); until it is known the server
+ * alone says a file is too large.
  */
-export function checkUploadFile(file: File, kind: MediaKind): UploadError | null {
+export function checkUploadFile(file: File, kind: MediaKind, maxBytes?: number): UploadError | null {
   const type = (file.type || '').toLowerCase();
   // An empty type (some systems) is left to the server, which decides by the bytes.
   if (type && (!type.startsWith(`${kind}/`) || type === 'image/svg+xml')) {
     return new UploadError(uploadFailedMessage(kind, 'Unsupported file type'), 'wrong_type', 415);
   }
-  if (file.size > UPLOAD_LIMITS[kind]) {
-    return new UploadError(uploadFailedMessage(kind, `File is too large (max ${mbLabel(UPLOAD_LIMITS[kind])})`), 'too_large', 413);
+  if (maxBytes !== undefined && file.size > maxBytes) {
+    return new UploadError(uploadFailedMessage(kind, `File is too large (max ${mbLabel(maxBytes)})`), 'too_large', 413);
   }
   if (file.size === 0) return new UploadError(uploadFailedMessage(kind, 'The file is empty'), 'wrong_type', 400);
   return null;
@@ -63,14 +63,16 @@ export interface UploadProgress {
 
 export interface UploadOptions {
   kind: MediaKind;
+  /** The largest file the server takes for this kind, when known (checked before sending). */
+  maxBytes?: number;
   onProgress?: (p: UploadProgress) => void;
   signal?: AbortSignal;
 }
 
 /** Uploads one file; resolves with the new library item, rejects with UploadError (or an AbortError). */
-export function uploadFile(file: File, { kind, onProgress, signal }: UploadOptions): Promise<LibraryItem> {
+export function uploadFile(file: File, { kind, maxBytes, onProgress, signal }: UploadOptions): Promise<LibraryItem> {
   return new Promise<LibraryItem>((resolve, reject) => {
-    const refused = checkUploadFile(file, kind);
+    const refused = checkUploadFile(file, kind, maxBytes);
     if (refused) return reject(refused);
     if (signal?.aborted) return reject(new DOMException('Upload cancelled', 'AbortError'));
 

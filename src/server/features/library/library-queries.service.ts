@@ -12,13 +12,8 @@ import { libraryMessages as msg } from './library.messages.js';
 import * as repo from './library.repo.js';
 import { UUID_RE, type LibraryItem, type LibraryPage, type LibraryStore } from './library-store.js';
 import type { LibraryQuota } from './library-quota.service.js';
+import type { LibraryCountsDto } from '../../../shared/library.schema.js';
 
-export interface LibraryCounts {
-  images: { generated: number; uploaded: number; total: number };
-  videos: { generated: number; uploaded: number; total: number };
-  /** Library bytes against the per-user storage quota (null: none). */
-  storage: { used_bytes: number; quota_bytes: number | null };
-}
 
 /**
  * The owner's items as they stand: pages, counts, versions, downloads (plain or converted) and
@@ -112,11 +107,12 @@ export class LibraryQueries {
     }
   }
 
-  async counts(userId: string): Promise<LibraryCounts> {
-    const c: LibraryCounts = {
+  async counts(userId: string): Promise<LibraryCountsDto> {
+    const c: LibraryCountsDto = {
       images: { generated: 0, uploaded: 0, total: 0 },
       videos: { generated: 0, uploaded: 0, total: 0 },
       storage: { used_bytes: 0, quota_bytes: null },
+      upload_max_bytes: { image: this.store.limits.imageMaxBytes, video: this.store.limits.videoMaxBytes },
     };
     for (const r of await repo.countItems(this.store.db, userId)) {
       const group = r.kind === 'video' ? c.videos : c.images;

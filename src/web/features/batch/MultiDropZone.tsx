@@ -1,11 +1,10 @@
 import { useDropzone } from 'react-dropzone';
 import { AlertCircle, CheckCircle2, ImageUp, Loader2, UploadCloud } from 'lucide-react';
 import clsx from 'clsx';
-import { UPLOAD_FORMATS, UPLOAD_LIMITS } from '../../lib/upload';
+import { mbLabel, UPLOAD_FORMATS } from '../../lib/upload';
+import { useUploadLimit } from '../library/api';
 import { BrowseButton } from '../../components/BrowseButton';
 import type { FileUpload } from './useBatchUploads';
-
-const MB = 1024 * 1024;
 
 /**
  * A drop zone that takes many images at once (the single-file DropZone keeps
@@ -22,6 +21,7 @@ export function MultiDropZone({
   onDismiss: () => void;
   disabled?: boolean;
 }) {
+  const maxBytes = useUploadLimit('image');
   const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
     onDrop: (accepted, rejected) => onFiles([...accepted, ...rejected.map((r) => r.file)]),
     accept: { 'image/*': [] },
@@ -53,7 +53,7 @@ export function MultiDropZone({
             {isDragActive ? 'Drop to upload your images' : 'Drag and drop many images here, or click to browse'}
           </p>
           <p className="mt-1 text-xs text-zinc-400">
-            {UPLOAD_FORMATS.image} · up to {UPLOAD_LIMITS.image / MB} MB each · already uploaded files are not stored twice
+            {UPLOAD_FORMATS.image}{maxBytes ? ` · up to ${mbLabel(maxBytes)} each` : ''} · already uploaded files are not stored twice
           </p>
         </div>
         <BrowseButton open={open} disabled={disabled}>

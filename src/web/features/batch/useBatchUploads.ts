@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { checkUploadFile, isAbortError, uploadFailedMessage, uploadFile, UploadError } from '../../lib/upload';
-import { libraryKeys, upsertItems } from '../library/api';
+import { libraryKeys, upsertItems, useUploadLimit } from '../library/api';
 import type { LibraryItem } from '../../lib/library';
 
 export interface FileUpload {
@@ -29,6 +29,9 @@ export function useBatchUploads(onUploaded: (item: LibraryItem) => void) {
   const ctrl = useRef(new AbortController());
   const onUploadedRef = useRef(onUploaded);
   onUploadedRef.current = onUploaded;
+  // Read by the queue's callbacks, which outlive the render that made them.
+  const maxBytes = useRef<number | undefined>(undefined);
+  maxBytes.current = useUploadLimit('image');
 
   // A controller per mount: React's development double mount (and any real
   // remount) must not leave later uploads tied to an already aborted signal.
@@ -49,6 +52,7 @@ export function useBatchUploads(onUploaded: (item: LibraryItem) => void) {
       patch(next.key, { status: 'uploading' });
       uploadFile(next.file, {
         kind: 'image',
+        maxBytes: maxBytes.current,
         signal: ctrl.current.signal,
         onProgress: (p) => patch(next.key, { progress: p.fraction }),
       })
@@ -74,7 +78,7 @@ export function useBatchUploads(onUploaded: (item: LibraryItem) => void) {
     (files: File[]) => {
       const added: FileUpload[] = files.map((file, i) => {
         const key = `${Date.now()}-${i}-${file.name}`;
-        const refused = checkUploadFile(file, 'image');
+        const refused = checkUploadFile(file, 'image', maxBytes.current);
         if (!refused) queue.current.push({ key, file });
         return { key, name: file.name, status: refused ? 'error' : 'waiting', progress: 0, error: refused?.message ?? null };
       });

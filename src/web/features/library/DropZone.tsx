@@ -5,8 +5,9 @@ import clsx from 'clsx';
 import { BrowseButton } from '../../components/BrowseButton';
 import { Notice } from '../../components/Notice';
 import type { LibraryItem, MediaKind } from '../../lib/library';
-import { checkUploadFile, UPLOAD_FORMATS, UPLOAD_LIMITS } from '../../lib/upload';
+import { checkUploadFile, mbLabel, UPLOAD_FORMATS } from '../../lib/upload';
 import { useUpload } from './useUpload';
+import { useUploadLimit } from './api';
 
 /**
  * requirements §2 shared pieces: the image upload drop zone (images, 10 MB) and the
@@ -33,6 +34,7 @@ const MB = 1024 * 1024;
 
 export function DropZone({ kind, onUploaded, compact, disabled, className }: DropZoneProps) {
   const up = useUpload(kind);
+  const maxBytes = useUploadLimit(kind);
   const hintId = useId();
   const noun = kind === 'image' ? 'image' : 'video';
   const Icon = kind === 'image' ? ImageUp : Film;
@@ -48,7 +50,7 @@ export function DropZone({ kind, onUploaded, compact, disabled, className }: Dro
       const file = accepted[0] ?? rejected[0]?.file;
       if (!file || up.busy) return;
       const picked = !!event && 'type' in event && (event as Event).type === 'change';
-      const refused = checkUploadFile(file, kind);
+      const refused = checkUploadFile(file, kind, maxBytes);
       if (refused) {
         if (picked) up.fail(refused, file.name);
         return; // a dropped or pasted file that fails is ignored (requirements §5)
@@ -57,7 +59,7 @@ export function DropZone({ kind, onUploaded, compact, disabled, className }: Dro
         if (item) onUploaded?.(item);
       });
     },
-    [kind, onUploaded, up],
+    [kind, maxBytes, onUploaded, up],
   );
 
   const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
@@ -169,7 +171,7 @@ export function DropZone({ kind, onUploaded, compact, disabled, className }: Dro
                   )}
               </p>
               <p id={hintId} className="mt-1 text-xs text-zinc-400">
-                {UPLOAD_FORMATS[kind]} · up to {UPLOAD_LIMITS[kind] / MB} MB
+                {UPLOAD_FORMATS[kind]}{maxBytes ? ` · up to ${mbLabel(maxBytes)}` : ''}
               </p>
             </div>
             <BrowseButton open={open} disabled={disabled}>

@@ -250,6 +250,11 @@ export function useLibraryCounts() {
   });
 }
 
+/** The largest file the server takes for one upload of this kind (the operator's setting); undefined until known. */
+export function useUploadLimit(kind: MediaKind): number | undefined {
+  return useLibraryCounts().data?.upload_max_bytes[kind];
+}
+
 /** Older than this, a cached list's links may be expiring: start it over on the next visit. */
 const LIST_MAX_AGE_MS = 30 * 60_000;
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { libraryKeys, upsertItems } from './api';
+import { libraryKeys, upsertItems, useUploadLimit } from './api';
 import type { LibraryItem, MediaKind } from '../../lib/library';
 import { isAbortError, uploadFailedMessage, uploadFile, UploadError } from '../../lib/upload';
 
@@ -26,6 +26,7 @@ const IDLE: UploadState = { status: 'idle', progress: 0, loaded: 0, total: 0, fi
  */
 export function useUpload(kind: MediaKind) {
   const qc = useQueryClient();
+  const maxBytes = useUploadLimit(kind);
   const [state, setState] = useState<UploadState>(IDLE);
   const ctrl = useRef<AbortController | null>(null);
 
@@ -40,6 +41,7 @@ export function useUpload(kind: MediaKind) {
       try {
         const item = await uploadFile(file, {
           kind,
+          maxBytes,
           signal: mine.signal,
           onProgress: (p) => {
             if (ctrl.current !== mine) return;
