@@ -309,7 +309,10 @@ async function fakeLibrary(page: Page, data: { images?: unknown[]; videos?: unkn
   });
   await page.route(/\/api\/library(\?|\/counts)/, async (route) => {
     const url = new URL(route.request().url());
-    if (url.pathname.endsWith('/counts')) return route.fulfill({ json: { images: group(images), videos: group(videos) } });
+    if (url.pathname.endsWith('/counts')) {
+      const upload_max_bytes = { image: 10 * 1024 * 1024, video: 100 * 1024 * 1024 };
+      return route.fulfill({ json: { images: group(images), videos: group(videos), storage: { used_bytes: 0, quota_bytes: null }, upload_max_bytes } });
+    }
     const list = url.searchParams.get('kind') === 'video' ? videos : images;
     const size = data.pageSize ?? Number(url.searchParams.get('limit') ?? 48);
     const start = Number(url.searchParams.get('cursor') ?? 0);
