@@ -6,7 +6,7 @@ import 'uplot/dist/uPlot.min.css';
 import { CHART_DAYS } from '../../../shared/admin-jobs.schema.js';
 import { call, client, describeError } from '../../lib/api';
 import { adminKeys, numberFormat } from './adminApi';
-import { toolTitle } from './JobsConsole';
+import { toolTitle } from '../tools/form/registry';
 import { Panel } from '../../components/Panel';
 import { ErrorBox } from '../../components/ErrorBox';
 import { Skeleton } from '../../components/Skeleton';

@@ -3,7 +3,7 @@ import { AlertTriangle } from 'lucide-react';
 import clsx from 'clsx';
 import { call, client, describeError } from '../../lib/api';
 import { adminKeys, numberFormat } from './adminApi';
-import { toolTitle } from './JobsConsole';
+import { toolTitle } from '../tools/form/registry';
 import { Panel } from '../../components/Panel';
 import { ErrorBox } from '../../components/ErrorBox';
 import { Skeleton } from '../../components/Skeleton';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Ban, ListChecks, RotateCcw } from 'lucide-react';
 import { toast } from 'sonner';
-import { TOOLS, type ToolEndpoint } from '../../../shared/tool-catalog.js';
+import { toolTitle, webTools } from '../tools/form/registry';
 import { ADMIN_JOB_STATUSES, type AdminJob } from '../../../shared/admin-jobs.schema.js';
 import { Button } from '../../components/Button';
 import { LabeledInput } from '../../components/LabeledField';
@@ -32,9 +32,7 @@ const PERIODS = [
   { id: 'all', label: 'Any time', ms: 0 },
 ] as const;
 
-export const toolTitle = (tool: string) => TOOLS[tool as ToolEndpoint]?.title ?? tool;
-
-const TOOL_OPTIONS = [{ value: '', label: 'All tools' }, ...Object.values(TOOLS).map((t) => ({ value: t.endpoint as string, label: t.title }))];
+const TOOL_OPTIONS = [{ value: '', label: 'All tools' }, ...webTools().map(({ info }) => ({ value: info.endpoint, label: info.title }))];
 const STATUS_OPTIONS = [{ value: '' as const, label: 'Any status' }, ...ADMIN_JOB_STATUSES.map((s) => ({ value: s, label: STATUS[s].label }))];
 const PERIOD_OPTIONS = PERIODS.map((p) => ({ value: p.id, label: p.label }));
 

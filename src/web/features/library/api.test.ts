@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient, type InfiniteData } from '@tanstack/react-query';
-import { libraryKeys, linksFresh, refreshHeads, removeItem, upsertItems } from './api';
+import { libraryKeys, linksFresh, refreshHeads, removeItem, toolLabel, upsertItems } from './api';
 import { isPending, type LibraryItem, type LibraryPage } from '../../lib/library';
 import { formatDuration } from '../../lib/format';
 import { madeUpItemId, madeUpLibraryItem } from '../../../../test/helpers/library-item';
@@ -35,6 +35,17 @@ function seed(qc: QueryClient, pages: LibraryItem[][], group: 'all' | 'generated
 afterEach(() => vi.unstubAllGlobals());
 
 describe('library client', () => {
+  it("names the tool an item came from by the registry, whatever name its row was stored under", () => {
+    for (const stored of ['fal-image-restore', 'image-restore', 'restore']) expect(toolLabel(stored)).toBe('Image Restore');
+    for (const stored of ['fal-image-editor', 'image-editor', 'editor']) expect(toolLabel(stored)).toBe('Image Editor');
+    expect(toolLabel('upscaler')).toBe('Image Upscaler');
+    expect(toolLabel('video-upscaler')).toBe('Video Upscaler');
+    expect(toolLabel('image-to-video')).toBe('Image to Video');
+    // Newer rows store the tool's title, shown as it is; no name at all is 'AI tool'.
+    expect(toolLabel('AI Image Restore')).toBe('AI Image Restore');
+    expect(toolLabel(null)).toBe('AI tool');
+  });
+
   it('formats durations as m:ss', () => {
     expect(formatDuration(3)).toBe('0:03');
     expect(formatDuration(65.4)).toBe('1:05');

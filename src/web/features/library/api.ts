@@ -3,6 +3,7 @@ import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type Que
 import type { LibraryGroup, LibraryItem, LibraryPage, MediaKind } from '../../lib/library';
 import { call, client } from '../../lib/api';
 import { useServerEvent, useServerReconnect } from '../../lib/events';
+import { toolOfStoredName } from '../tools/form/registry';
 
 /**
  * The media library as the web app sees it (GET /api/library and friends;
@@ -29,20 +30,7 @@ type ListData = InfiniteData<LibraryPage, string | null>;
 /** 'fal-image-editor' -> 'Image Editor'; the AI tool an item came from, for people. */
 export function toolLabel(generationType: string | null): string {
   if (!generationType) return 'AI tool';
-  const known: Record<string, string> = {
-    'fal-upscaler': 'Image Upscaler',
-    upscaler: 'Image Upscaler',
-    'fal-image-editor': 'Image Editor',
-    'image-editor': 'Image Editor',
-    'image-restore': 'Image Restore',
-    'fal-image-restore': 'Image Restore',
-    restore: 'Image Restore',
-    'fal-image-to-video': 'Image to Video',
-    'image-to-video': 'Image to Video',
-    'video-upscaler': 'Video Upscaler',
-    'fal-video-upscaler': 'Video Upscaler',
-  };
-  return known[generationType] ?? generationType;
+  return toolOfStoredName(generationType)?.info.price.displayName ?? generationType;
 }
 
 /** True while the item's signed links work for at least `marginMs` more (the server says until when). */

@@ -64,6 +64,14 @@ export function batchTools(): readonly WebTool[] {
   return tools.filter((t) => t.info.batch);
 }
 
+/**
+ * The tool a stored name means: library items and older rows name their tool by its endpoint, its
+ * price row, its address slug, or the endpoint without the cloud provider's prefix ('image-editor').
+ */
+export function toolOfStoredName(name: string): WebTool | undefined {
+  return tools.find(({ info, slug }) => name === info.endpoint || name === info.pricing || name === slug || `fal-${name}` === info.endpoint);
+}
+
 /** A tool's title ('AI Image Upscaler'), or its endpoint for a tool this web does not know. */
 export function toolTitle(endpoint: string): string {
   return webToolOf(endpoint)?.info.title ?? endpoint;
