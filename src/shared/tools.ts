@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { MAX_OUTPUT_SIDE, outputMessages, targetOf, type OutputOptions } from './output.js';
-import type { ToolInfo } from './tool-catalog.js';
+import type { ToolInfo } from '../tools/tool-info.js';
 
-/** Kept so existing importers of the catalog through this module compile. */
-export * from './tool-catalog.js';
+export type { ToolInfo } from '../tools/tool-info.js';
 
 /**
  * Why a run's target size cannot be made from a source of this displayed size, or null: checked
@@ -31,7 +30,7 @@ export function toolValidationError(schema: z.ZodType, body: unknown): string | 
 /** A row of GET /api/jobs (and GET /api/jobs/:id). */
 export const toolJobSchema = z.object({
   id: z.string(),
-  /** A ToolEndpoint for the built-in tools. */
+  /** The tool's endpoint, its one name in code. */
   tool: z.string(),
   status: z.enum(['queued', 'running', 'succeeded', 'failed', 'canceled']),
   cost: z.number(),

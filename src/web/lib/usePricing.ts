@@ -1,9 +1,14 @@
 import { useCallback, useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { fallbackCost } from '../../shared/pricing.js';
 import type { ToolPricing } from '../../shared/pricing.schema.js';
 import { call, client } from './api';
 import { queryKeys } from './queryKeys';
+
+/** What a tool says about its price (its info.ts): its price row and the price it starts at. */
+export interface PricedTool {
+  pricing: string;
+  price: { default: number };
+}
 
 export interface PricingState {
   /** Rows from GET /api/pricing, or undefined while loading / after a failure. */
@@ -14,8 +19,10 @@ export interface PricingState {
   error: Error | null;
   /** The row for a tool name (e.g. 'fal-upscaler'), if loaded. */
   rowOf(tool: string): ToolPricing | undefined;
-  /** What the current user pays for a tool: effective_cost, else the built-in default. */
-  costOf(tool: string): number;
+  /** What the current user pays for a tool: effective_cost, else the tool's own default price. */
+  costOf(tool: PricedTool): number;
+  /** A price row's name for people: its display_name, or the row's key until prices load. */
+  nameOf(priceRow: string): string;
   refetch(): void;
 }
 
@@ -24,7 +31,7 @@ export const fetchPricing = (): Promise<ToolPricing[]> => call(client.GET('/api/
 
 /**
  * Tool prices for the signed-in caller. Refreshed by the `pricing` server
- * event (see useLiveUpdates). On failure, callers get fallbackCost() numbers
+ * event (see useLiveUpdates). On failure, costOf() gives each tool's default price
  * and should show the 'Could not load prices' notice.
  */
 export function usePricing(): PricingState {
@@ -32,12 +39,13 @@ export function usePricing(): PricingState {
   const prices = q.data;
   const rowOf = useCallback((tool: string) => prices?.find((r) => r.tool_name === tool), [prices]);
   const costOf = useCallback(
-    (tool: string) => {
-      const row = rowOf(tool);
-      return row && Number.isFinite(row.effective_cost) ? row.effective_cost : fallbackCost(tool);
+    (tool: PricedTool) => {
+      const row = rowOf(tool.pricing);
+      return row && Number.isFinite(row.effective_cost) ? row.effective_cost : tool.price.default;
     },
     [rowOf],
   );
+  const nameOf = useCallback((priceRow: string) => rowOf(priceRow)?.display_name ?? priceRow, [rowOf]);
   const refetch = q.refetch;
   return useMemo(
     () => ({
@@ -47,9 +55,10 @@ export function usePricing(): PricingState {
       error: q.error,
       rowOf,
       costOf,
+      nameOf,
       refetch: () => void refetch(),
     }),
-    [prices, q.isPending, q.isError, q.error, rowOf, costOf, refetch],
+    [prices, q.isPending, q.isError, q.error, rowOf, costOf, nameOf, refetch],
   );
 }
 

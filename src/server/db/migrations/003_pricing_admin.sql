@@ -13,7 +13,7 @@ CREATE TABLE admin_tool_pricing (
   updated_at          timestamptz NOT NULL DEFAULT now()
 );
 
--- requirements §9 default prices; names and descriptions as in src/shared/pricing.ts TOOL_CATALOG.
+-- requirements §9 default prices; each tool's names and description are also in its folder's info.ts.
 INSERT INTO admin_tool_pricing (tool_name, display_name, description, base_energy_cost) VALUES
   ('upscaler',           'Basic Upscaler', 'Fast upscaling for everyday images',               1),
   ('fal-upscaler',       'Image Upscaler', 'Enlarge images up to 8x with AI super-resolution', 2),

@@ -1,11 +1,11 @@
 import { ArrowRight, History } from 'lucide-react';
-import { TOOL_CATALOG, type ToolName } from '../../../shared/pricing.js';
 import { RefreshButton } from '../../components/RefreshButton';
 import { PagedList } from '../../components/QueryStates';
 import { call, client } from '../../lib/api';
 import { useCursorPages } from '../../lib/useCursorPages';
 import { adminKeys, formatDateTime, numberFormat, type AuditEntry } from './adminApi';
 import { StatusPill } from '../../components/StatusPill';
+import { usePricing } from '../../lib/usePricing';
 
 const PAGE_SIZE = 20;
 
@@ -45,8 +45,8 @@ function show(key: string, value: unknown): string {
   return JSON.stringify(value);
 }
 
-function targetLabel(e: AuditEntry): string {
-  if (e.action === 'update_tool_pricing') return TOOL_CATALOG[e.target as ToolName]?.displayName ?? e.target;
+function targetLabel(e: AuditEntry, priceRowName: (key: string) => string): string {
+  if (e.action === 'update_tool_pricing') return priceRowName(e.target);
   if (e.action === 'set_referral_only') return 'Referral-only mode';
   if (e.action === 'set_welcome_energy') return 'New accounts';
   if (e.action === 'grant_energy' || e.action === 'set_role') return `User ${e.target.slice(0, 8)}`;
@@ -111,13 +111,14 @@ export function AuditLog() {
 }
 
 function AuditRow({ entry: e }: { entry: AuditEntry }) {
+  const pricing = usePricing();
   const action = ACTIONS[e.action] ?? { label: e.action, tone: 'zinc' as const };
   return (
     <li className="bg-zinc-950/40 px-3.5 py-3 text-sm" data-testid="audit-entry">
       <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
         <span className="flex min-w-0 flex-wrap items-center gap-2">
           <StatusPill tone={action.tone}>{action.label}</StatusPill>
-          <span className="font-medium text-zinc-100">{targetLabel(e)}</span>
+          <span className="font-medium text-zinc-100">{targetLabel(e, pricing.nameOf)}</span>
         </span>
         <time dateTime={e.created_at} className="text-xs text-zinc-400">
           {formatDateTime(e.created_at)}

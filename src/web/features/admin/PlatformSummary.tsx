@@ -2,17 +2,13 @@ import type { ComponentType, ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Activity, BarChart3, Coins, DollarSign, RotateCw, Users, Zap } from 'lucide-react';
 import clsx from 'clsx';
-import { TOOL_CATALOG, type ToolName } from '../../../shared/pricing.js';
 import { call, client, describeError } from '../../lib/api';
+import { usePricing } from '../../lib/usePricing';
 import { Button } from '../../components/Button';
 import { adminKeys, formatDateTime, money, numberFormat } from './adminApi';
 import { Panel } from '../../components/Panel';
 import { ErrorBox } from '../../components/ErrorBox';
 import { Skeleton } from '../../components/Skeleton';
-
-function toolLabel(tool: string): string {
-  return TOOL_CATALOG[tool as ToolName]?.displayName ?? tool;
-}
 
 function Stat({
   label,
@@ -49,6 +45,8 @@ export function PlatformSummary({ className }: { className?: string }) {
     queryFn: () => call(client.GET('/api/admin/summary')),
     staleTime: 30_000,
   });
+  // Runs are counted by price row; the rows name themselves.
+  const pricing = usePricing();
   const s = q.data;
   const maxRuns = Math.max(1, ...(s?.runs_by_tool.map((r) => r.runs) ?? [1]));
 
@@ -117,7 +115,7 @@ export function PlatformSummary({ className }: { className?: string }) {
                 {s!.runs_by_tool.map((r) => (
                   <li key={r.tool_name} className="rounded-lg bg-zinc-950/40 px-3 py-2">
                     <div className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
-                      <span className="font-medium text-zinc-200">{toolLabel(r.tool_name)}</span>
+                      <span className="font-medium text-zinc-200">{pricing.nameOf(r.tool_name)}</span>
                       <span className="text-xs text-zinc-400 tabular-nums">
                         <strong className="text-zinc-100">{numberFormat.format(r.runs)}</strong> {r.runs === 1 ? 'run' : 'runs'}
                         {r.refunded_runs > 0 && <> · {numberFormat.format(r.refunded_runs)} refunded</>} ·{' '}

@@ -112,7 +112,7 @@ export function NewBatch({ openView }: Pick<DashboardViewProps, 'openView'>) {
   });
 
   const freeLabel = user.isAdmin ? 'FREE (ADMIN)' : user.isVip ? 'FREE (VIP)' : null;
-  const unitCost = (t: WebTool) => pricing.costOf(t.info.pricing);
+  const unitCost = (t: WebTool) => pricing.costOf(t.info);
   const est = !validation && estimate.data?.tool === endpoint ? estimate.data : undefined;
   const total = est?.total_cost ?? (freeLabel ? 0 : unitCost(tool) * ids.length);
   const affordable = refused?.affordable_count ?? (est && est.affordable_count < est.item_count ? est.affordable_count : null);

@@ -97,14 +97,14 @@ export function ToolSections({ user, onOpen }: { user: AuthUser; onOpen: (view: 
   const priceLine = ({ info }: WebTool) => {
     if (user.isAdmin) return <Free label="FREE (ADMIN)" />;
     if (user.isVip) return <Free label="FREE (VIP)" />;
-    return <Cost amount={pricing.costOf(info.pricing)} unit={info.output === 'video' ? 'per video' : 'per image'} />;
+    return <Cost amount={pricing.costOf(info)} unit={info.output === 'video' ? 'per video' : 'per image'} />;
   };
 
   // A batch is charged per image at its tool's price: the cheapest of them is where it starts.
   const batchPriceLine = () => {
     if (user.isAdmin) return <Free label="FREE (ADMIN)" />;
     if (user.isVip) return <Free label="FREE (VIP)" />;
-    const from = Math.min(...batchTools().map((t) => pricing.costOf(t.info.pricing)));
+    const from = Math.min(...batchTools().map((t) => pricing.costOf(t.info)));
     return <Cost amount={from} unit="per image" prefix="from" />;
   };
 

@@ -31,7 +31,7 @@ export function useToolAccess(endpoint: string): ToolAccess {
   const { rolesLoaded } = useAuth();
   const pricing = usePricing();
   const tool = registeredInfo(endpoint);
-  const cost = pricing.costOf(tool.pricing);
+  const cost = pricing.costOf(tool);
   const displayName = pricing.rowOf(tool.pricing)?.display_name ?? tool.price.displayName;
   const freeLabel = user.isAdmin ? 'FREE (ADMIN)' : user.isVip ? 'FREE (VIP)' : null;
   const short = !freeLabel && user.energyBalance < cost;
