@@ -8,7 +8,8 @@ import { DownloadAs } from './DownloadAs';
 import { CompareSlider } from '../../components/CompareSlider';
 import { useVersions, versionName, VersionsPanel } from './Versions';
 import { SharePanel } from './SharePanel';
-import { downloadHref, toolLabel } from './api';
+import { downloadHref } from './api';
+import { toolLabel } from '../tools/form/registry';
 import { isReady, type LibraryItem } from '../../lib/library';
 import { formatBytes, formatDate } from '../../lib/format';
 

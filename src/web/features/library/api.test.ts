@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient, type InfiniteData } from '@tanstack/react-query';
-import { libraryKeys, linksFresh, refreshHeads, removeItem, toolLabel, upsertItems } from './api';
+import { libraryKeys, linksFresh, refreshHeads, removeItem, upsertItems } from './api';
+import { toolLabel } from '../tools/form/registry';
 import { isPending, type LibraryItem, type LibraryPage } from '../../lib/library';
 import { formatDuration } from '../../lib/format';
 import { madeUpItemId, madeUpLibraryItem } from '../../../../test/helpers/library-item';

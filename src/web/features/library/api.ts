@@ -3,7 +3,6 @@ import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type Que
 import type { LibraryGroup, LibraryItem, LibraryPage, MediaKind } from '../../lib/library';
 import { call, client } from '../../lib/api';
 import { useServerEvent, useServerReconnect } from '../../lib/events';
-import { toolOfStoredName } from '../tools/form/registry';
 
 /**
  * The media library as the web app sees it (GET /api/library and friends;
@@ -26,12 +25,6 @@ export const libraryKeys = {
 };
 
 type ListData = InfiniteData<LibraryPage, string | null>;
-
-/** 'fal-image-editor' -> 'Image Editor'; the AI tool an item came from, for people. */
-export function toolLabel(generationType: string | null): string {
-  if (!generationType) return 'AI tool';
-  return toolOfStoredName(generationType)?.info.price.displayName ?? generationType;
-}
 
 /** True while the item's signed links work for at least `marginMs` more (the server says until when). */
 export function linksFresh(item: Pick<LibraryItem, 'url_expires_at'>, marginMs = 60_000): boolean {

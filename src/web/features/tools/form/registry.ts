@@ -72,6 +72,12 @@ export function toolOfStoredName(name: string): WebTool | undefined {
   return tools.find(({ info, slug }) => name === info.endpoint || name === info.pricing || name === slug || `fal-${name}` === info.endpoint);
 }
 
+/** 'fal-image-editor' -> 'Image Editor': the AI tool a library item came from, for people. */
+export function toolLabel(generationType: string | null): string {
+  if (!generationType) return 'AI tool';
+  return toolOfStoredName(generationType)?.info.price.displayName ?? generationType;
+}
+
 /** A tool's title ('AI Image Upscaler'), or its endpoint for a tool this web does not know. */
 export function toolTitle(endpoint: string): string {
   return webToolOf(endpoint)?.info.title ?? endpoint;
