@@ -7,8 +7,9 @@ import {
   type PutOptions,
   type SignedUrlOptions,
   type StorageDriver,
+  type VerifyResult,
 } from './storage.js';
-import { keyFromFilesUrl, type UrlSigner, type VerifyResult } from './url-signer.js';
+import { keyFromFilesUrl, type UrlSigner } from './url-signer.js';
 
 /**
  * A bucket that only the servers reach (S3_LINKS=app): files stay in the

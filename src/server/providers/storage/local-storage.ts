@@ -15,8 +15,9 @@ import {
   type PutOptions,
   type SignedUrlOptions,
   type StorageDriver,
+  type VerifyResult,
 } from './storage.js';
-import { keyFromFilesUrl, UrlSigner, type VerifyResult } from './url-signer.js';
+import { keyFromFilesUrl, UrlSigner } from './url-signer.js';
 
 export interface LocalStorageOptions {
   /** `${DATA_DIR}/storage`; the bucket is a folder inside it. */

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { VerifyResult } from './url-signer.js';
 
 /**
  * Where library files live. Two drivers pass one contract suite
@@ -97,6 +96,9 @@ export const CACHE_CONTROL = 'max-age=3600';
 // Segments start with a letter or digit (so never '.' or '..'), hold only
 // [A-Za-z0-9_.-]; at most 5 deep. Anything else is not one of our keys.
 const KEY_RE = /^(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,127}\/){0,4}[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+
+/** What checking a signed link found: good (with the name to download as), or why not. */
+export type VerifyResult = { ok: true; downloadName?: string } | { ok: false; reason: 'invalid' | 'expired' };
 
 export function isValidKey(key: string): boolean {
   return KEY_RE.test(key) && !key.split('/').some((s) => s.includes('..'));

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { isValidKey } from './storage.js';
+import { isValidKey, type VerifyResult } from './storage.js';
 
 /**
  * Short-lived HMAC links for files on local disk (reliability U4):
@@ -9,7 +9,6 @@ import { isValidKey } from './storage.js';
  */
 export const FILES_ROUTE_PREFIX = '/api/files/';
 
-export type VerifyResult = { ok: true; downloadName?: string } | { ok: false; reason: 'invalid' | 'expired' };
 
 export class UrlSigner {
   private readonly key: Buffer;

@@ -74,7 +74,7 @@ export function useUpload(kind: MediaKind) {
         if (ctrl.current === mine) ctrl.current = null;
       }
     },
-    [kind, qc],
+    [kind, maxBytes, qc],
   );
 
   const cancel = useCallback(() => ctrl.current?.abort(), []);
