@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { BadgeCheck, ChevronDown, LogOut, UserRound, Zap } from 'lucide-react';
-import { DropdownMenu } from 'radix-ui';
 import { toast } from 'sonner';
 import type { AuthUser } from '../../app/auth';
 import { useAuth } from '../../app/auth';
 import { Button } from '../../components/Button';
 import { Logo } from '../../components/Logo';
-import { MenuItem, MenuPanel } from '../../components/Menu';
+import { Menu, MenuItem, MenuLabel } from '../../components/Menu';
 import { useActiveProduct } from '../payments/useActiveProduct';
 
 /** requirements §2 header: product name, active plan, 'Buy ENERGY', the user's name, 'Sign Out'. */
@@ -48,30 +47,33 @@ export function DashboardHeader({ user, onBuy, onAccount }: { user: AuthUser; on
         {/* Phone: a second row with the name and Buy ENERGY; wider screens: one row. */}
         <div className="order-3 flex w-full min-w-0 items-center gap-2 sm:order-2 sm:w-auto">
           {/* The name opens the account menu. */}
-          <DropdownMenu.Root>
-            <DropdownMenu.Trigger
-              className="flex min-w-0 flex-1 items-center gap-2 rounded-full border border-zinc-800 bg-zinc-900/80 py-1 pr-2.5 pl-1 text-left transition outline-none hover:border-zinc-700 focus-visible:ring-2 focus-visible:ring-fuchsia-500/60 sm:order-2 sm:flex-none"
-              title={user.email}
-              aria-label={`${displayName}: account menu`}
-            >
-              {/* The initial is drawn by CSS so the button's visible words are just the name (speech input). */}
-              <span
-                aria-hidden="true"
-                data-initial={displayName.slice(0, 1)}
-                className="flex size-7 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-violet-500 to-fuchsia-500 text-xs font-bold text-white uppercase before:content-[attr(data-initial)]"
-              />
-              <span className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-200 sm:max-w-[14rem]" data-testid="user-name">
-                {displayName}
-              </span>
-              <ChevronDown className="size-4 shrink-0 text-zinc-400" aria-hidden="true" />
-            </DropdownMenu.Trigger>
-            <MenuPanel>
-              <DropdownMenu.Label className="truncate px-3 py-2 text-xs text-zinc-400">{user.email}</DropdownMenu.Label>
-              <MenuItem onSelect={onAccount}>
-                <UserRound className="size-4" aria-hidden="true" /> Account
-              </MenuItem>
-            </MenuPanel>
-          </DropdownMenu.Root>
+          <Menu
+            trigger={{
+              className:
+                'flex min-w-0 flex-1 items-center gap-2 rounded-full border border-zinc-800 bg-zinc-900/80 py-1 pr-2.5 pl-1 text-left transition outline-none hover:border-zinc-700 focus-visible:ring-2 focus-visible:ring-fuchsia-500/60 sm:order-2 sm:flex-none',
+              title: user.email,
+              'aria-label': `${displayName}: account menu`,
+              children: (
+                <>
+                  {/* The initial is drawn by CSS so the button's visible words are just the name (speech input). */}
+                  <span
+                    aria-hidden="true"
+                    data-initial={displayName.slice(0, 1)}
+                    className="flex size-7 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-violet-500 to-fuchsia-500 text-xs font-bold text-white uppercase before:content-[attr(data-initial)]"
+                  />
+                  <span className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-200 sm:max-w-[14rem]" data-testid="user-name">
+                    {displayName}
+                  </span>
+                  <ChevronDown className="size-4 shrink-0 text-zinc-400" aria-hidden="true" />
+                </>
+              ),
+            }}
+          >
+            <MenuLabel className="truncate px-3 py-2 text-xs text-zinc-400">{user.email}</MenuLabel>
+            <MenuItem onSelect={onAccount}>
+              <UserRound className="size-4" aria-hidden="true" /> Account
+            </MenuItem>
+          </Menu>
           <Button variant="energy" size="sm" onClick={onBuy} className="shrink-0 px-3 py-2 text-sm sm:order-1">
             <Zap className="size-4" fill="currentColor" aria-hidden="true" /> Buy ENERGY
           </Button>

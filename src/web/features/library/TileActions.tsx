@@ -1,8 +1,7 @@
-import { DropdownMenu } from 'radix-ui';
 import { Download, Eye, EllipsisVertical, Sparkles, Trash2, Wand2, Wrench } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import clsx from 'clsx';
-import { MenuItem, MenuPanel } from '../../components/Menu';
+import { Menu, MenuItem, MenuSeparator } from '../../components/Menu';
 import { viewPath, type ViewId } from '../dashboard/view-ids';
 import { downloadHref } from './api';
 import type { LibraryItem } from '../../lib/library';
@@ -38,40 +37,39 @@ export function TileActions({
   const navigate = useNavigate();
   const ready = !!item.url;
   return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger
-        aria-label={`Actions for ${item.original_name}`}
-        className={clsx(
+    <Menu
+      modal={false}
+      trigger={{
+        'aria-label': `Actions for ${item.original_name}`,
+        className: clsx(
           'absolute top-2 right-12 flex size-8 items-center justify-center rounded-full bg-black/60 text-zinc-200 transition hover:bg-zinc-700 hover:text-white',
           // An image tile shown as a card (phone widths): in the bar under the picture, where Delete is a menu item.
           '@max-[218px]/tile:top-auto @max-[218px]/tile:right-1.5 @max-[218px]/tile:bottom-2.5 @max-[218px]/tile:bg-zinc-800 @max-[218px]/tile:opacity-100',
           'opacity-100 sm:[@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:group-focus-within:opacity-100 data-[state=open]:opacity-100',
-        )}
-      >
-        <EllipsisVertical className="size-4" aria-hidden="true" />
-      </DropdownMenu.Trigger>
-      <MenuPanel>
-        <MenuItem onSelect={() => onOpen(item)}>
-          <Eye className="size-4" aria-hidden="true" /> Open
+        ),
+        children: <EllipsisVertical className="size-4" aria-hidden="true" />,
+      }}
+    >
+      <MenuItem onSelect={() => onOpen(item)}>
+        <Eye className="size-4" aria-hidden="true" /> Open
+      </MenuItem>
+      {ready && (
+        <MenuItem asChild>
+          <a href={downloadHref(item)} download={item.original_name}>
+            <Download className="size-4" aria-hidden="true" /> Download
+          </a>
         </MenuItem>
-        {ready && (
-          <MenuItem asChild>
-            <a href={downloadHref(item)} download={item.original_name}>
-              <Download className="size-4" aria-hidden="true" /> Download
-            </a>
+      )}
+      {ready &&
+        IMAGE_TOOLS.map((t) => (
+          <MenuItem key={t.view} onSelect={() => navigate(toolWithSource(t.view, item.id))}>
+            <t.icon className="size-4" aria-hidden="true" /> {t.label}
           </MenuItem>
-        )}
-        {ready &&
-          IMAGE_TOOLS.map((t) => (
-            <MenuItem key={t.view} onSelect={() => navigate(toolWithSource(t.view, item.id))}>
-              <t.icon className="size-4" aria-hidden="true" /> {t.label}
-            </MenuItem>
-          ))}
-        <DropdownMenu.Separator className="my-1 h-px bg-zinc-800" />
-        <MenuItem className="text-rose-300" disabled={deleteLocked} onSelect={() => onDelete(item)}>
-          <Trash2 className="size-4" aria-hidden="true" /> Delete
-        </MenuItem>
-      </MenuPanel>
-    </DropdownMenu.Root>
+        ))}
+      <MenuSeparator className="my-1 h-px bg-zinc-800" />
+      <MenuItem className="text-rose-300" disabled={deleteLocked} onSelect={() => onDelete(item)}>
+        <Trash2 className="size-4" aria-hidden="true" /> Delete
+      </MenuItem>
+    </Menu>
   );
 }
