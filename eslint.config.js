@@ -25,6 +25,12 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+      // One way to raise a toast: lib/toast.ts, which loads the library with the first toast (decision 032).
+      'no-restricted-imports': ['error', { paths: [{ name: 'sonner', message: 'Raise toasts through lib/toast.ts.' }] }],
     },
+  },
+  {
+    files: ['src/web/lib/toast.ts'],
+    rules: { 'no-restricted-imports': 'off' },
   },
 );

@@ -1,8 +1,9 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { BrowserRouter } from 'react-router';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError } from '../lib/api';
 import { queryKeys } from '../lib/queryKeys';
+import { useToaster } from '../lib/toast';
 import { AuthProvider, useAuth } from './auth';
 import { AppRoutes } from './routes';
 
@@ -27,17 +28,12 @@ function createQueryClient(): QueryClient {
   return client;
 }
 
-// Only signed-in screens raise toasts: the landing page does not download the toaster (decision 032).
-const Toaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })));
-
+/** The toaster, for a signed-in user, once a first toast has loaded it (lib/toast.ts, decision 032). */
 function Notifications() {
   const { status } = useAuth();
-  if (status !== 'signed-in') return null;
-  return (
-    <Suspense fallback={null}>
-      <Toaster theme="dark" position="top-right" richColors closeButton />
-    </Suspense>
-  );
+  const Toaster = useToaster();
+  if (status !== 'signed-in' || !Toaster) return null;
+  return <Toaster theme="dark" position="top-right" richColors closeButton />;
 }
 
 export function App() {

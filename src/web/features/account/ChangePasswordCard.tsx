@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { newPasswordError } from '../../../shared/account.schema.js';
 import { messages } from '../../../shared/messages.js';
 import { Button } from '../../components/Button';

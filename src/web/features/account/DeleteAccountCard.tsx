@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { Trash2 } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { DELETE_CONFIRMATION_WORD } from '../../../shared/constants.js';
 import { accountMessages, messages } from '../../../shared/messages.js';
 import { Button } from '../../components/Button';

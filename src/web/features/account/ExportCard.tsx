@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Button } from '../../components/Button';
 import { errorMessage } from '../../lib/api';
 import { accountApi, accountKeys } from './accountApi';

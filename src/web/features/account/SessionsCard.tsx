@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Laptop, LogOut, MonitorSmartphone, Smartphone } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import type { AccountSession } from '../../../shared/account.schema.js';
 import { Button } from '../../components/Button';
 import { describeError, errorMessage } from '../../lib/api';

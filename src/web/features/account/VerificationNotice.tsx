@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { MailCheck } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { accountMessages } from '../../../shared/messages.js';
 import { Button } from '../../components/Button';
 import { errorMessage } from '../../lib/api';

@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Slider } from 'radix-ui';
 import { Gift, Package, Percent, RotateCcw, Save, SearchX, Tag, Wrench, Zap } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import clsx from 'clsx';
 import type { PricingUpdateBody } from '../../../shared/admin.schema.js';
 import type { PlanEnergy } from '../../../shared/bundles.js';

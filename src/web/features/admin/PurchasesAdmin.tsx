@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Receipt, Undo2 } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import type { AdminPurchase } from '../../../shared/purchases.schema.js';
 import { Button } from '../../components/Button';
 import { PagedList } from '../../components/QueryStates';

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Switch } from 'radix-ui';
 import { DoorOpen, KeyRound, Loader2 } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import clsx from 'clsx';
 import { adminUiMessages } from '../../../shared/messages.js';
 import { call, client, describeError, errorMessage } from '../../lib/api';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Ban, Crown, Gift, ShieldCheck, Undo2, UserRound } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { ROLES, type Role } from '../../../shared/constants.js';
 import { useUser } from '../../app/auth';
 import { Button } from '../../components/Button';

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Gift } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { MAX_WELCOME_ENERGY, welcomeGrantMessages } from '../../../shared/settings.schema.js';
 import { Button } from '../../components/Button';
 import { call, client, describeError, errorMessage } from '../../lib/api';

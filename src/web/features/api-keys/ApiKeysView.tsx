@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { BookOpen, Eye, EyeOff, KeyRound, Plus, Trash2, Webhook } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Button } from '../../components/Button';
 import { Modal } from '../../components/Modal';
 import { ViewHeader } from '../../components/ViewHeader';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { BadgeCheck, ChevronDown, LogOut, UserRound, Zap } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import type { AuthUser } from '../../app/auth';
 import { useAuth } from '../../app/auth';
 import { Button } from '../../components/Button';

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Copy, Link2, Share2 } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { call, client, errorMessage } from '../../lib/api';
 import { Button } from '../../components/Button';
 import type { ShareExpiry } from '../../../shared/shares.schema.js';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Copy, Film, ImageIcon, Link2, Loader2 } from 'lucide-react';
 import clsx from 'clsx';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import type { ShareLink } from '../../../shared/shares.schema.js';
 import { call, client, describeError, errorMessage } from '../../lib/api';
 import { Button } from '../../components/Button';

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, Check, Clapperboard, Download, Film, Loader2, Play, RotateCw, Share2, X } from 'lucide-react';
 import clsx from 'clsx';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Button } from '../../components/Button';
 import { Modal } from '../../components/Modal';
 import { SharePanel } from './SharePanel';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Check, Copy } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import clsx from 'clsx';
 import { copyText } from './referralsApi';
 

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertDialog } from 'radix-ui';
 import { Ban, CalendarClock, KeyRound, Plus, Ticket, Users } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import clsx from 'clsx';
 import {
   INVITE_DEFAULT_EXPIRY_DAYS,
