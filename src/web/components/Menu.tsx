@@ -1,7 +1,6 @@
 import { createContext, useContext, useLayoutEffect, useRef, useState, type ReactNode, type Ref } from 'react';
 import type { DropdownMenu } from 'radix-ui';
-
-type Library = typeof import('./MenuLibrary');
+import { lazyModule } from '../lib/lazyModule';
 
 /**
  * Drop-down menus load their library (some 27 KiB compressed) when a trigger is first pointed at,
@@ -9,12 +8,8 @@ type Library = typeof import('./MenuLibrary');
  * that looks and reads the same; a press before the library has arrived opens the menu as soon as
  * it has.
  */
-let library: Library | null = null;
-let loading: Promise<Library> | null = null;
-function loadLibrary(): Promise<Library> {
-  loading ??= import('./MenuLibrary').then((m) => (library = m));
-  return loading;
-}
+const menuLibrary = lazyModule(() => import('./MenuLibrary'));
+type Library = typeof import('./MenuLibrary');
 
 const LibraryContext = createContext<Library | null>(null);
 function useLibrary(): Library {
@@ -23,7 +18,7 @@ function useLibrary(): Library {
   return lib;
 }
 
-/** What the trigger button carries: its look and its name; its content is the menu's `label`. */
+/** What the trigger button carries: its classes, its accessible name and title, and what it shows. */
 export interface MenuTriggerProps {
   className: string;
   'aria-label': string;
@@ -45,7 +40,7 @@ export function Menu({
   modal?: boolean;
   children: ReactNode;
 }) {
-  const [lib, setLib] = useState(library);
+  const [lib, setLib] = useState(menuLibrary.current);
   const [openOnLoad, setOpenOnLoad] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const refocus = useRef(false);
@@ -70,7 +65,7 @@ export function Menu({
 
   const load = (open: boolean) => {
     if (open) setOpenOnLoad(true);
-    void loadLibrary().then((m) => {
+    void menuLibrary.load().then((m) => {
       refocus.current = document.activeElement === button.current;
       setLib(m);
     });
