@@ -1,20 +1,25 @@
-import { lazy, Suspense, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { Eye, EyeOff, Lock, Ticket, User } from 'lucide-react';
-import { registrationError } from '../../../shared/registration.js';
+import { Eye, EyeOff, Lock } from 'lucide-react';
 import { messages } from '../../../shared/messages.js';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../lib/api';
+import { lazyModule } from '../../lib/lazyModule';
 import { clearSignOutNotice, signOutNotice } from '../../lib/signOutNotice';
 import { Button } from '../../components/Button';
 import { FormError } from '../../components/FormError';
 import { LabeledInput } from '../../components/LabeledField';
-import { TermsText } from './TermsText';
+import type { RegisterValues } from './RegisterFields';
 import { useReferralOnly } from './useReferralSetting';
 import { EmailField } from './EmailField';
 
 // Loaded when asked for, not with the landing page (decision 032).
 const ForgotPasswordForm = lazy(() => import('./ForgotPasswordForm').then((m) => ({ default: m.ForgotPasswordForm })));
+/** The register form's own fields, the Terms and the rules: loaded as a visitor heads for 'Sign up'. */
+const registerPart = lazyModule(() => import('./RegisterFields'));
+const loadRegisterPart = () => void registerPart.load().catch(() => undefined);
+
+const NO_REGISTER_VALUES: RegisterValues = { name: '', confirmPassword: '', inviteCode: '', confirmAge: false, acceptTerms: false };
 
 type Mode = 'login' | 'register' | 'forgot';
 
@@ -25,24 +30,35 @@ export function AuthForm() {
   const referralOnly = useReferralOnly();
 
   const [mode, setMode] = useState<Mode>('login');
-  const [name, setName] = useState('');
+  // Set once the register part has arrived; register mode waits for it, so nothing shows half drawn.
+  const [register, setRegister] = useState(registerPart.current);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
-  const [inviteCode, setInviteCode] = useState('');
-  const [confirmAge, setConfirmAge] = useState(false);
-  const [acceptTerms, setAcceptTerms] = useState(false);
+  const [values, setValues] = useState(NO_REGISTER_VALUES);
+  const { name, confirmPassword, inviteCode, confirmAge, acceptTerms } = values;
+  const change = <K extends keyof RegisterValues>(key: K, value: RegisterValues[K]) => setValues((v) => ({ ...v, [key]: value }));
   const [showPassword, setShowPassword] = useState(false);
   // The reason the app signed out by itself (a suspended account), if it did.
   const [error, setError] = useState<string | null>(signOutNotice);
   useEffect(clearSignOutNotice, []);
   const [submitting, setSubmitting] = useState(false);
 
-  const isRegister = mode === 'register';
+  const isRegister = mode === 'register' && register !== null;
 
   const switchMode = () => {
-    setMode(isRegister ? 'login' : 'register');
-    setError(null);
+    if (isRegister) {
+      setMode('login');
+      setError(null);
+      return;
+    }
+    registerPart.load().then(
+      (part) => {
+        setRegister(part);
+        setMode('register');
+        setError(null);
+      },
+      () => setError(messages.unexpected),
+    );
   };
 
   const onSubmit = async (e: FormEvent) => {
@@ -50,7 +66,7 @@ export function AuthForm() {
     if (submitting) return;
     setError(null);
     if (isRegister) {
-      const invalid = registrationError({
+      const invalid = register.registrationError({
         name,
         email,
         password,
@@ -121,7 +137,7 @@ export function AuthForm() {
       <FormError message={error} className="mb-5" />
 
       <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label={isRegister ? 'Create account' : 'Sign in'}>
-        {isRegister && <LabeledInput label="Full name" icon={<User />} type="text" autoComplete="name" placeholder="Jane Doe" value={name} onChange={setName} />}
+        {isRegister && <register.NameField value={name} onChange={(v) => change('name', v)} />}
 
         <EmailField value={email} onChange={setEmail} />
 
@@ -162,45 +178,7 @@ export function AuthForm() {
           </div>
         )}
 
-        {isRegister && (
-          <>
-            <LabeledInput
-              label="Confirm password"
-              icon={<Lock />}
-              type={showPassword ? 'text' : 'password'}
-              autoComplete="new-password"
-              placeholder="Repeat your password"
-              value={confirmPassword}
-              onChange={setConfirmPassword}
-            />
-
-            {referralOnly && (
-              <LabeledInput
-                label="Invite code"
-                icon={<Ticket />}
-                inputClassName="font-mono tracking-wider uppercase placeholder:font-sans placeholder:tracking-normal placeholder:normal-case"
-                type="text"
-                autoComplete="off"
-                autoCapitalize="characters"
-                spellCheck={false}
-                placeholder="Required: registration is invite-only"
-                value={inviteCode}
-                onChange={setInviteCode}
-              />
-            )}
-
-            <TermsText />
-
-            <div className="space-y-2.5">
-              <Checkbox checked={confirmAge} onChange={setConfirmAge}>
-                I confirm that I am at least 18 years old
-              </Checkbox>
-              <Checkbox checked={acceptTerms} onChange={setAcceptTerms}>
-                I agree to the Terms of Service
-              </Checkbox>
-            </div>
-          </>
-        )}
+        {isRegister && <register.RegisterFields values={values} onChange={change} showPassword={showPassword} referralOnly={referralOnly} />}
 
         <Button type="submit" loading={submitting} className="w-full py-3">
           {isRegister ? (submitting ? 'Creating account...' : 'Create Account') : submitting ? 'Signing in...' : 'Sign In'}
@@ -212,29 +190,15 @@ export function AuthForm() {
         <button
           type="button"
           onClick={switchMode}
+          // The register part starts loading as the pointer or the focus comes to 'Sign up'.
+          onPointerEnter={loadRegisterPart}
+          onFocus={loadRegisterPart}
+          onPointerDown={loadRegisterPart}
           className="rounded font-semibold text-fuchsia-400 underline-offset-4 hover:text-fuchsia-300 hover:underline"
         >
           {isRegister ? 'Sign in' : 'Sign up'}
         </button>
       </p>
-    </div>
-  );
-}
-
-function Checkbox({ checked, onChange, children }: { checked: boolean; onChange: (v: boolean) => void; children: ReactNode }) {
-  const id = useId();
-  return (
-    <div className="flex items-start gap-2.5">
-      <input
-        id={id}
-        type="checkbox"
-        checked={checked}
-        onChange={(e) => onChange(e.target.checked)}
-        className="mt-0.5 size-4 shrink-0 rounded border-zinc-600 bg-zinc-900 accent-fuchsia-500"
-      />
-      <label htmlFor={id} className="text-sm text-zinc-300 select-none">
-        {children}
-      </label>
     </div>
   );
 }
