@@ -3,7 +3,6 @@ import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useAuth } from './auth';
 import { LoadingScreen } from '../components/LoadingScreen';
 import { ErrorScreen } from '../components/ErrorScreen';
-import { NotFoundPage } from '../components/NotFoundPage';
 import { LandingPage } from '../features/auth/LandingPage';
 import { WEB_PAGES } from '../../shared/pages.js';
 
@@ -12,6 +11,7 @@ const SuccessPage = lazy(() => import('../features/payments/SuccessPage'));
 const ResetPasswordPage = lazy(() => import('../features/account/ResetPasswordPage').then((m) => ({ default: m.ResetPasswordPage })));
 const VerifyEmailPage = lazy(() => import('../features/account/ResetPasswordPage').then((m) => ({ default: m.VerifyEmailPage })));
 const PrivacyPage = lazy(() => import('../features/legal/PrivacyPage').then((m) => ({ default: m.PrivacyPage })));
+const NotFoundPage = lazy(() => import('../components/NotFoundPage').then((m) => ({ default: m.NotFoundPage })));
 
 /** Signed-in screens; signed-out visitors get the landing page (login / register) in place. */
 export function RequireAuth({ children }: { children: ReactNode }) {
@@ -73,7 +73,14 @@ export function AppRoutes() {
           </Suspense>
         }
       />
-      <Route path="*" element={<NotFoundPage />} />
+      <Route
+        path="*"
+        element={
+          <Suspense fallback={<LoadingScreen />}>
+            <NotFoundPage />
+          </Suspense>
+        }
+      />
     </Routes>
   );
 }
