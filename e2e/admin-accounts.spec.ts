@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { expectLanding, fillSignIn, formError, newAccount, register } from './helpers';
 import { adminApi, openAsAdmin, screens } from './admin-helpers';
 import { expectAccessible } from './axe';
-import { suspensionMessages } from '../src/shared/messages';
+import { suspensionMessages } from '../src/shared/account.messages';
 
 test.beforeAll(() => fs.mkdirSync('test-results/screens', { recursive: true }));
 

@@ -4,7 +4,7 @@ import { newAccount, register } from './helpers';
 import { adminApi, openAsAdmin, payWithTestCard, screens } from './admin-helpers';
 import { expectAccessible } from './axe';
 import sharp from 'sharp';
-import { owedMessages } from '../src/shared/messages';
+import { owedMessages } from '../src/shared/energy.messages';
 
 test.beforeAll(() => fs.mkdirSync('test-results/screens', { recursive: true }));
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inputMessages, messages } from '../src/shared/messages.js';
+import { inputMessages } from '../src/shared/limits.messages.js';
+import { registrationMessages } from '../src/shared/registration.messages.js';
 import { safeDownloadName } from '../src/server/media/download-name.js';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
@@ -66,13 +67,13 @@ describe('names', () => {
   it('a 900,000-character name is refused with the product words', async () => {
     const res = await signUp('x'.repeat(900_000), 'long@example.com');
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toBe(messages.nameTooLong);
+    expect(res.json().error).toBe(registrationMessages.nameTooLong);
   });
   it('a name of only zero-width or blank characters is no name', async () => {
     for (const name of ['\u200b\u200b\u200b', ' \u2060 ', '\u202e']) {
       const res = await signUp(name, `zw${name.length}@example.com`);
       expect(res.statusCode).toBe(400);
-      expect(res.json().error).toBe(messages.nameRequired);
+      expect(res.json().error).toBe(registrationMessages.nameRequired);
     }
     expect((await signUp('Zoë 王', 'zoe@example.com')).statusCode).toBe(200);
   });

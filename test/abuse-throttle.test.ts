@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { messages } from '../src/shared/messages.js';
+import { authMessages } from '../src/shared/auth.messages.js';
 import { Limiter } from '../src/server/features/limits/limiter.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 import { freshNet, freshTag } from './helpers/fresh.js';
@@ -49,7 +49,7 @@ describe('sign-in throttle under parallel attack', () => {
     expect(limited).toHaveLength(140);
     expect(checks.count).toBe(10);
     for (const a of limited) {
-      expect(a.json()).toEqual({ error: messages.tooManyAttempts, code: 'rate_limited', request_id: expect.any(String) });
+      expect(a.json()).toEqual({ error: authMessages.tooManyAttempts, code: 'rate_limited', request_id: expect.any(String) });
       const wait = Number(a.headers['retry-after']);
       expect(wait).toBeGreaterThanOrEqual(1);
       expect(wait).toBeLessThanOrEqual(60);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useS3rver } from './helpers/s3rver.js';
 import sharp from 'sharp';
-import { accountMessages } from '../src/shared/messages.js';
+import { accountMessages } from '../src/shared/account.messages.js';
 import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 import { upload } from './library.fixtures.js';

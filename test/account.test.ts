@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { accountMessages, messages } from '../src/shared/messages.js';
+import { accountMessages } from '../src/shared/account.messages.js';
+import { registrationMessages } from '../src/shared/registration.messages.js';
 import { parseConfig } from '../src/server/config.js';
 import { describeDevice } from '../src/server/features/account/account.service.js';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
@@ -100,7 +101,7 @@ describe('password reset by e-mail (through a real SMTP server)', () => {
   it('new passwords follow the sign-up rules', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token: 'x', password: 'abc', confirmPassword: 'abc' } });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toBe(messages.passwordTooShort);
+    expect(res.json().error).toBe(registrationMessages.passwordTooShort);
   });
 
   it('answers the same for known and unknown addresses, and mails only the known one', async () => {
@@ -150,7 +151,7 @@ describe('change password', () => {
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error).toBe(accountMessages.currentPasswordWrong);
     const mismatch = await change({ currentPassword: 'first-pass', newPassword: 'second-pass', confirmPassword: 'second-pazz' });
-    expect(mismatch.json().error).toBe(messages.passwordsMismatch);
+    expect(mismatch.json().error).toBe(registrationMessages.passwordsMismatch);
     expect((await me(other)).statusCode).toBe(200);
 
     const ok = await change({ currentPassword: 'first-pass', newPassword: 'second-pass', confirmPassword: 'second-pass' });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../src/shared/messages.js';
+import { accessMessages } from '../src/shared/access.messages.js';
 import type { AuthenticatedUser } from '../src/server/features/auth/auth.service.js';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import { holdLocks, onPostgresServer } from './helpers/test-db.js';
@@ -46,7 +46,7 @@ describe('admin changes under concurrency', () => {
 
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     const refused = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
-    expect(refused.reason).toMatchObject({ code: 'forbidden', message: messages.forbidden });
+    expect(refused.reason).toMatchObject({ code: 'forbidden', message: accessMessages.forbidden });
     expect(await admins([a.id, b.id])).toBe(1);
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../src/shared/messages.js';
+import { authMessages } from '../src/shared/auth.messages.js';
+import { registrationMessages } from '../src/shared/registration.messages.js';
 import { registrationError } from '../src/shared/registration.js';
 import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 
@@ -17,15 +18,15 @@ const signIn = (payload: Record<string, unknown>, ip = '192.0.2.2') =>
 describe('registration rules (requirements §5)', () => {
   const ok = { name: 'Ann', email: 'ann@example.com', password: 'secret1', confirmPassword: 'secret1', acceptTerms: true, confirmAge: true };
   it.each([
-    [{ ...ok, name: '  ' }, messages.nameRequired],
-    [{ ...ok, email: '' }, messages.emailRequired],
-    [{ ...ok, email: 'not-an-email' }, messages.emailInvalid],
-    [{ ...ok, password: '', confirmPassword: '' }, messages.passwordRequired],
-    [{ ...ok, confirmPassword: 'secret2' }, messages.passwordsMismatch],
-    [{ ...ok, password: 'abc12', confirmPassword: 'abc12' }, messages.passwordTooShort],
-    [{ ...ok, acceptTerms: false }, messages.termsRequired],
-    [{ ...ok, confirmAge: false }, messages.ageRequired],
-    [{ ...ok, referralOnly: true, inviteCode: '  ' }, messages.inviteRequired],
+    [{ ...ok, name: '  ' }, registrationMessages.nameRequired],
+    [{ ...ok, email: '' }, authMessages.emailRequired],
+    [{ ...ok, email: 'not-an-email' }, registrationMessages.emailInvalid],
+    [{ ...ok, password: '', confirmPassword: '' }, authMessages.passwordRequired],
+    [{ ...ok, confirmPassword: 'secret2' }, registrationMessages.passwordsMismatch],
+    [{ ...ok, password: 'abc12', confirmPassword: 'abc12' }, registrationMessages.passwordTooShort],
+    [{ ...ok, acceptTerms: false }, registrationMessages.termsRequired],
+    [{ ...ok, confirmAge: false }, registrationMessages.ageRequired],
+    [{ ...ok, referralOnly: true, inviteCode: '  ' }, registrationMessages.inviteRequired],
     [ok, null],
     [{ ...ok, referralOnly: true, inviteCode: 'abc' }, null],
   ])('%# -> %s', (input, expected) => {
@@ -33,19 +34,19 @@ describe('registration rules (requirements §5)', () => {
   });
 
   it('the spec messages are exact', () => {
-    expect(messages.passwordsMismatch).toBe('Passwords do not match');
-    expect(messages.passwordTooShort).toBe('Password must be at least 6 characters long');
-    expect(messages.termsRequired).toBe('You must agree to the Terms of Service to create an account');
-    expect(messages.ageRequired).toBe('You must be at least 18 years old to use this service');
-    expect(messages.inviteRequired).toBe('Invite code is required to create an account');
+    expect(registrationMessages.passwordsMismatch).toBe('Passwords do not match');
+    expect(registrationMessages.passwordTooShort).toBe('Password must be at least 6 characters long');
+    expect(registrationMessages.termsRequired).toBe('You must agree to the Terms of Service to create an account');
+    expect(registrationMessages.ageRequired).toBe('You must be at least 18 years old to use this service');
+    expect(registrationMessages.inviteRequired).toBe('Invite code is required to create an account');
   });
 
   it('the server enforces them with 400 and the spec message', async () => {
     const res = await signUp({ ...ok, email: 'short@example.com', password: 'abc', confirmPassword: 'abc' }, '192.0.2.50');
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: messages.passwordTooShort, code: 'validation', request_id: expect.any(String) });
+    expect(res.json()).toEqual({ error: registrationMessages.passwordTooShort, code: 'validation', request_id: expect.any(String) });
     const terms = await signUp({ ...ok, email: 'terms@example.com', acceptTerms: false }, '192.0.2.50');
-    expect(terms.json().error).toBe(messages.termsRequired);
+    expect(terms.json().error).toBe(registrationMessages.termsRequired);
     const rows = await t.db.query("SELECT 1 FROM users WHERE email IN ('short@example.com', 'terms@example.com')");
     expect(rows).toHaveLength(0);
   });
@@ -91,7 +92,7 @@ describe('accounts', () => {
     await signUp({ name: 'One', email: 'dup@example.com', password: 'password1' }, '192.0.2.13');
     const res = await signUp({ name: 'Two', email: 'DUP@example.com', password: 'password2' }, '192.0.2.13');
     expect(res.statusCode).toBe(409);
-    expect(res.json().error).toBe(messages.emailTaken);
+    expect(res.json().error).toBe(registrationMessages.emailTaken);
   });
 
   it('sign-in works with any e-mail case; a new session each time', async () => {
@@ -110,7 +111,7 @@ describe('accounts', () => {
     expect(unknown.statusCode).toBe(401);
     // The same answer; only the request's own id differs.
     expect({ ...wrong.json(), request_id: null }).toEqual({ ...unknown.json(), request_id: null });
-    expect(wrong.json()).toEqual({ error: messages.invalidCredentials, code: 'unauthenticated', request_id: expect.any(String) });
+    expect(wrong.json()).toEqual({ error: authMessages.invalidCredentials, code: 'unauthenticated', request_id: expect.any(String) });
   });
 
   it('sign-out ends the session on the server', async () => {
@@ -158,7 +159,7 @@ describe('throttling (reliability A2)', () => {
     }
     const blocked = await signIn({ email: 'target@example.com', password: 'password1' }, '198.51.100.99');
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().error).toBe(messages.tooManyAttempts);
+    expect(blocked.json().error).toBe(authMessages.tooManyAttempts);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     // The owner at an address the account signed in from keeps a door of their own.
     expect((await signIn({ email: 'target@example.com', password: 'password1' }, '198.51.100.1')).statusCode).toBe(200);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../src/shared/messages.js';
+import { accessMessages } from '../src/shared/access.messages.js';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import { png, upload } from './library.fixtures.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
@@ -71,7 +71,7 @@ describe('cross-site requests with the session cookie', () => {
     for (const who of [user, admin]) {
       for (const { method, url } of routes) {
         const res = await inject(method, url, { cookie: `pr_session=${who.token}`, ...extra });
-        if (res.statusCode !== 403 || res.json().error !== messages.crossSite) failures.push(`${method} ${url} -> ${res.statusCode}`);
+        if (res.statusCode !== 403 || res.json().error !== accessMessages.crossSite) failures.push(`${method} ${url} -> ${res.statusCode}`);
       }
     }
     expect(failures).toEqual([]);

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { raceTest, recordingQueries } from './helpers/test-db.js';
 import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 import { AppError } from '../src/server/core/errors.js';
-import { insufficientEnergyMessage } from '../src/shared/messages.js';
+import { insufficientEnergyMessage } from '../src/shared/energy.messages.js';
 import { one, type Tx } from '../src/server/db/db.js';
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../src/server/db/db.js';
 import { Limiter } from '../src/server/features/limits/limiter.js';
 import { AuthService } from '../src/server/features/auth/auth.service.js';
-import { limitMessages } from '../src/shared/messages.js';
+import { limitMessages } from '../src/shared/limits.messages.js';
 import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 import { freshNet, freshTag } from './helpers/fresh.js';
 import { png, tempDir, upload } from './library.fixtures.js';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { limitMessages } from '../src/shared/messages.js';
+import { limitMessages } from '../src/shared/limits.messages.js';
 import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 import { tempDir } from './library.fixtures.js';

@@ -6,7 +6,7 @@ import { bundleCatalogue, startFakeStripe } from './helpers/fake-stripe.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 import { createMemoryMedia } from './helpers/memory-media.js';
 import { chargeObject, disputeObject, stripeEvent, type DisputeStatus } from './fixtures/stripe-events.js';
-import { owedMessages } from '../src/shared/messages.js';
+import { owedMessages } from '../src/shared/energy.messages.js';
 
 // Decision 028: refunds and disputes take back the ENERGY a purchase granted, exactly once,
 // whatever the order or number of deliveries; what was spent already is owed, not negative.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { limitMessages } from '../src/shared/messages.js';
+import { limitMessages } from '../src/shared/limits.messages.js';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 import { MB, png, tempDir, upload } from './library.fixtures.js';

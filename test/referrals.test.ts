@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteStatus, INVITE_ALPHABET } from '../src/shared/invites.js';
-import { messages } from '../src/shared/messages.js';
+import { registrationMessages } from '../src/shared/registration.messages.js';
 import { holdLocks, onPostgresServer, raceTest, recordingQueries } from './helpers/test-db.js';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 
@@ -136,7 +136,7 @@ describe('registration with invite codes', () => {
     try {
       const blank = await signUp({ name: 'New', email: 'blank@example.com', password: 'password1', inviteCode: '   ' });
       expect(blank.statusCode).toBe(400);
-      expect(blank.json().error).toBe(messages.inviteRequired);
+      expect(blank.json().error).toBe(registrationMessages.inviteRequired);
       const bad = await signUp({ name: 'New', email: 'bad@example.com', password: 'password1', inviteCode: 'NOPE' });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().error).toBe('Invalid or expired invite code');

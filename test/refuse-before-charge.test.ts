@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 import { upload as uploadFile } from './library.fixtures.js';
-import { sourceMessages } from '../src/shared/messages.js';
+import { sourceMessages } from '../src/shared/limits.messages.js';
 
 // Issue 23: what can be refused up front is refused with a 4xx and charges nothing:
 // the balance, the ledger and the jobs table stay exactly as they were.

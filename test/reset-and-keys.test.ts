@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { accountMessages, messages } from '../src/shared/messages.js';
+import { accountMessages } from '../src/shared/account.messages.js';
+import { authMessages } from '../src/shared/auth.messages.js';
 import { apiKeyMessages } from '../src/shared/api-keys.schema.js';
 import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 import { freshNet } from './helpers/fresh.js';
@@ -59,7 +60,7 @@ describe('setting a password with a reset link', () => {
     expect(refused).toHaveLength(20);
     expect(limited).toHaveLength(10);
     expect(refused[0]!.json()).toMatchObject({ error: accountMessages.resetLinkInvalid, code: 'validation' });
-    expect(limited[0]!.json()).toMatchObject({ error: messages.tooManyAttempts, code: 'rate_limited' });
+    expect(limited[0]!.json()).toMatchObject({ error: authMessages.tooManyAttempts, code: 'rate_limited' });
     expect(Number(limited[0]!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     // Another address is not held up by this one.
     expect((await reset('made-up-x', 'new-password-1', '192.0.2.11')).statusCode).toBe(400);

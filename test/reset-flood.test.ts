@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { accountMessages, messages } from '../src/shared/messages.js';
+import { accountMessages } from '../src/shared/account.messages.js';
+import { authMessages } from '../src/shared/auth.messages.js';
 import { PreLimiter } from '../src/server/features/limits/pre-limiter.js';
 import { RESET_CHECKS_AT_ONCE, RESET_CHECKS_WAITING } from '../src/server/features/account/account.service.js';
 import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
@@ -44,7 +45,7 @@ describe('a reset-password flood', () => {
       const until = Date.now() + 20_000;
       while (limited.length < 100 - admitted && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
       expect(limited).toHaveLength(100 - admitted);
-      expect(limited[0]!.json()).toMatchObject({ error: messages.tooManyAttempts, code: 'rate_limited' });
+      expect(limited[0]!.json()).toMatchObject({ error: authMessages.tooManyAttempts, code: 'rate_limited' });
       expect(Number(limited[0]!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(take.mock.calls.length).toBeLessThanOrEqual(RESET_CHECKS_AT_ONCE);
       release();

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp, type TestUser } from './helpers/test-app.js';
 import { createFakeAiProvider } from './helpers/fake-ai.js';
 import { createMemoryMedia } from './helpers/memory-media.js';
-import { messages, suspensionMessages } from '../src/shared/messages.js';
+import { suspensionMessages } from '../src/shared/account.messages.js';
+import { authMessages } from '../src/shared/auth.messages.js';
 import type { RealtimeEvent } from '../src/server/realtime/realtime-hub.js';
 
 // Decision 028: an admin suspends an account at once (sessions and API keys stop, unfinished runs
@@ -90,7 +91,7 @@ describe('suspend and reinstate an account', () => {
     expect(refused.json()).toMatchObject({ error: suspensionMessages.signIn, code: 'account_suspended' });
     const guess = await signIn(u.email, 'not-the-password');
     expect(guess.statusCode).toBe(401);
-    expect(guess.json().error).toBe(messages.invalidCredentials);
+    expect(guess.json().error).toBe(authMessages.invalidCredentials);
 
     // No run is charged for a suspended account, by any way in (a request that got past sign-in a moment before).
     await expect(t.ctx.services.tools.submit.submit({ id: u.id, role: 'user' }, 'fal-upscaler', { image_url: 'https://x.test/late.png' })).rejects.toMatchObject({ code: 'account_suspended' });

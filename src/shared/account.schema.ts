@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from './constants.js';
-import { messages } from './messages.js';
+import { authMessages } from './auth.messages.js';
+import { registrationMessages } from './registration.messages.js';
 
 // Bodies are loose (strings default to ''), so a missing field gets the
 // product's own words from the service rather than a schema error.
@@ -59,8 +60,8 @@ export const accountSummary = z.object({
 
 /** A new password: the same rules as at sign-up, in the same words. */
 export function newPasswordError(password: string, confirmPassword: string | undefined): string | null {
-  if (!password) return messages.passwordRequired;
-  if (confirmPassword !== undefined && password !== confirmPassword) return messages.passwordsMismatch;
-  if (password.length < PASSWORD_MIN_LENGTH) return messages.passwordTooShort;
+  if (!password) return authMessages.passwordRequired;
+  if (confirmPassword !== undefined && password !== confirmPassword) return registrationMessages.passwordsMismatch;
+  if (password.length < PASSWORD_MIN_LENGTH) return registrationMessages.passwordTooShort;
   return null;
 }

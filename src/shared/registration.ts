@@ -1,5 +1,6 @@
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.js';
-import { messages } from './messages.js';
+import { authMessages } from './auth.messages.js';
+import { registrationMessages } from './registration.messages.js';
 
 // The registration rules without zod: the landing page's form checks with them, and zod alone
 // would be a fifth of the script a signed-out visitor downloads (decision 032).
@@ -35,18 +36,18 @@ export function normalizeInviteCode(code: string | null | undefined): string {
  * first message that applies, or null. Shared by the form and the server.
  */
 export function registrationError(input: RegistrationInput): string | null {
-  if (!hasVisibleCharacter(input.name)) return messages.nameRequired;
-  if ([...input.name.trim()].length > NAME_MAX_LENGTH) return messages.nameTooLong;
-  if (!input.email.trim()) return messages.emailRequired;
-  if (input.email.trim().length > EMAIL_MAX_LENGTH || !EMAIL_RE.test(input.email.trim())) return messages.emailInvalid;
-  if (!input.password) return messages.passwordRequired;
-  if (input.password.length > PASSWORD_MAX_LENGTH) return messages.passwordTooLong;
-  if (input.referralOnly && !normalizeInviteCode(input.inviteCode)) return messages.inviteRequired;
+  if (!hasVisibleCharacter(input.name)) return registrationMessages.nameRequired;
+  if ([...input.name.trim()].length > NAME_MAX_LENGTH) return registrationMessages.nameTooLong;
+  if (!input.email.trim()) return authMessages.emailRequired;
+  if (input.email.trim().length > EMAIL_MAX_LENGTH || !EMAIL_RE.test(input.email.trim())) return registrationMessages.emailInvalid;
+  if (!input.password) return authMessages.passwordRequired;
+  if (input.password.length > PASSWORD_MAX_LENGTH) return registrationMessages.passwordTooLong;
+  if (input.referralOnly && !normalizeInviteCode(input.inviteCode)) return registrationMessages.inviteRequired;
   if (input.confirmPassword !== undefined && input.password !== input.confirmPassword) {
-    return messages.passwordsMismatch;
+    return registrationMessages.passwordsMismatch;
   }
-  if (input.password.length < PASSWORD_MIN_LENGTH) return messages.passwordTooShort;
-  if (input.acceptTerms === false) return messages.termsRequired;
-  if (input.confirmAge === false) return messages.ageRequired;
+  if (input.password.length < PASSWORD_MIN_LENGTH) return registrationMessages.passwordTooShort;
+  if (input.acceptTerms === false) return registrationMessages.termsRequired;
+  if (input.confirmAge === false) return registrationMessages.ageRequired;
   return null;
 }

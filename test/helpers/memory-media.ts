@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolMediaPort } from '../../src/server/features/tools/tool-media.js';
 import { AppError } from '../../src/server/core/errors.js';
-import { sourceMessages } from '../../src/shared/messages.js';
+import { sourceMessages } from '../../src/shared/limits.messages.js';
 
 /** Tests only: a library stand-in that keeps results in memory, one per job. */
 export function createMemoryMedia() {

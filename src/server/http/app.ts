@@ -39,7 +39,9 @@ import { outboxRoutes } from '../features/mail/outbox.routes.js';
 import { sharesRoutes } from '../features/shares/shares.routes.js';
 import { sharePageRoutes } from '../features/shares/share-page.routes.js';
 import { APP_VERSION } from '../version.js';
-import { inputMessages, messages } from '../../shared/messages.js';
+import { accessMessages } from '../../shared/access.messages.js';
+import { appMessages } from '../../shared/app.messages.js';
+import { inputMessages } from '../../shared/limits.messages.js';
 import { healthResponse, healthUnavailable, notReadyResponse, readyResponse } from '../../shared/health.schema.js';
 import { apiReferenceOptions } from './api-reference.js';
 import { AppError } from '../core/errors.js';
@@ -125,7 +127,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       return reply.status(known.status).send({ error: known.message, code: known.code, ...known.details, request_id });
     }
     req.log.error({ err }, 'unhandled error');
-    return reply.status(500).send({ error: messages.unexpected, code: 'internal', request_id });
+    return reply.status(500).send({ error: appMessages.unexpected, code: 'internal', request_id });
   });
 
   // Deny by default: every API route says who may call it, and every documented one what it does,
@@ -214,7 +216,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   if (metrics && metricsToken) {
     app.get('/metrics', { config: { auth: 'public' }, schema: { hide: true } }, async (req, reply) => {
       if (!bearerMatches(req.headers.authorization, metricsToken)) {
-        return reply.status(401).header('www-authenticate', 'Bearer').send({ error: messages.notAuthenticated, code: 'unauthenticated' });
+        return reply.status(401).header('www-authenticate', 'Bearer').send({ error: accessMessages.notAuthenticated, code: 'unauthenticated' });
       }
       return reply.type(metrics.contentType).send(await metrics.metrics());
     });

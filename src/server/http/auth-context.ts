@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE, SESSION_TTL_DAYS } from '../../shared/constants.js';
-import { accountMessages, messages } from '../../shared/messages.js';
+import { accessMessages } from '../../shared/access.messages.js';
+import { accountMessages } from '../../shared/account.messages.js';
 import { apiKeyMessages } from '../../shared/api-keys.schema.js';
 import type { AuthService, AuthenticatedUser } from '../features/auth/auth.service.js';
 import { AppError } from '../core/errors.js';
@@ -38,7 +39,7 @@ export async function requireUser(req: FastifyRequest, auth: AuthService): Promi
     const token = sessionToken(req);
     const message = token && isApiKeyToken(token)
       ? apiKeyMessages.invalid
-      : (req.routeOptions.config?.authMessage ?? (token ? messages.sessionExpired : messages.noToken));
+      : (req.routeOptions.config?.authMessage ?? (token ? accessMessages.sessionExpired : accessMessages.noToken));
     throw new AppError('unauthenticated', message);
   }
   if (user.apiKey && !apiKeyMayCall(req)) throw new AppError('forbidden', apiKeyMessages.notAllowed);
@@ -65,7 +66,7 @@ export function apiKeyMayCall(req: FastifyRequest): boolean {
 
 export async function requireAdmin(req: FastifyRequest, auth: AuthService): Promise<AuthenticatedUser> {
   const user = await requireUser(req, auth);
-  if (user.role !== 'admin') throw new AppError('forbidden', messages.forbidden);
+  if (user.role !== 'admin') throw new AppError('forbidden', accessMessages.forbidden);
   return user;
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../shared/constants.js';
-import { messages } from '../../shared/messages.js';
+import { accessMessages } from '../../shared/access.messages.js';
 import { AppError } from '../core/errors.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -19,7 +19,7 @@ export function registerCsrfGuard(app: FastifyInstance, publicUrl: string): void
     if (SAFE_METHODS.has(req.method)) return;
     if (req.headers.authorization?.startsWith('Bearer ')) return;
     if (!req.cookies?.[SESSION_COOKIE]) return;
-    if (!fromOwnOrigin(req, ours)) throw new AppError('forbidden', messages.crossSite);
+    if (!fromOwnOrigin(req, ours)) throw new AppError('forbidden', accessMessages.crossSite);
   });
 }
 

@@ -1,4 +1,6 @@
-import { inputMessages, messages } from '../../shared/messages.js';
+import { accessMessages } from '../../shared/access.messages.js';
+import { authMessages } from '../../shared/auth.messages.js';
+import { inputMessages } from '../../shared/limits.messages.js';
 import { AppError, ERROR_CODES, errorStatus, type ErrorCode } from '../core/errors.js';
 
 /** Fastify's own refusals, in our codes: no framework name reaches a caller. */
@@ -15,12 +17,12 @@ const MALFORMED_JSON = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EM
 
 /** Our words for a refusal the framework raised (its own words name its internals). */
 const WORDS: Partial<Record<ErrorCode, string>> = {
-  not_found: messages.notFound,
+  not_found: accessMessages.notFound,
   payload_too_large: inputMessages.bodyTooLarge,
   unsupported_media_type: inputMessages.unsupportedMediaType,
-  unauthenticated: messages.notAuthenticated,
-  forbidden: messages.forbidden,
-  rate_limited: messages.tooManyAttempts,
+  unauthenticated: accessMessages.notAuthenticated,
+  forbidden: accessMessages.forbidden,
+  rate_limited: authMessages.tooManyAttempts,
 };
 
 /** The first of our codes with this status; a client error we have no code for is a bad request. */

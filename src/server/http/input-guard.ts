@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { inputMessages } from '../../shared/messages.js';
+import { inputMessages } from '../../shared/limits.messages.js';
 import { AppError } from '../core/errors.js';
 
 /** Deeper than any request of ours; bounds the walk (and the work a body can cause). */

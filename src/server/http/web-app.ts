@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { messages } from '../../shared/messages.js';
+import { accessMessages } from '../../shared/access.messages.js';
 import { NOT_FOUND_PAGE, WEB_PAGES, type WebPage } from '../../shared/pages.js';
 import { PRODUCT_NAME } from '../../shared/constants.js';
 
@@ -84,7 +84,7 @@ export async function registerWebApp(app: FastifyInstance, opts: { webDir?: stri
   }
 
   const notFound = (req: FastifyRequest, reply: FastifyReply) =>
-    reply.status(404).send({ error: messages.notFound, code: 'not_found', request_id: req.id });
+    reply.status(404).send({ error: accessMessages.notFound, code: 'not_found', request_id: req.id });
 
   const pathOf = (req: FastifyRequest) => req.url.split(/[?#]/)[0]!;
   const sendPage = (req: FastifyRequest, reply: FastifyReply, page: WebPage, status: 200 | 404) => {

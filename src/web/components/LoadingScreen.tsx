@@ -1,5 +1,5 @@
 import { Loader2 } from 'lucide-react';
-import { messages } from '../../shared/messages.js';
+import { appMessages } from '../../shared/app.messages.js';
 import { LogoMark } from './Logo';
 
 /** requirements §2: while the session loads, a full-screen view reads 'Loading your AI workspace...'. */
@@ -9,7 +9,7 @@ export function LoadingScreen() {
       <LogoMark className="size-14 animate-pulse" />
       <div className="flex items-center gap-2 text-zinc-300">
         <Loader2 className="size-4 animate-spin text-fuchsia-400" aria-hidden="true" />
-        <p className="text-base font-medium">{messages.loadingWorkspace}</p>
+        <p className="text-base font-medium">{appMessages.loadingWorkspace}</p>
       </div>
     </div>
   );

@@ -1,5 +1,5 @@
 import { createSessionClient } from '@pixelrush/client';
-import { messages } from '../../shared/messages.js';
+import { appMessages } from '../../shared/app.messages.js';
 
 /**
  * The one door to the backend: same origin, the httpOnly session cookie
@@ -90,7 +90,7 @@ export async function call<D>(request: Promise<Answer<D>>): Promise<D> {
 }
 
 /** The text to show for a failure: the server's words, else the spec's fallback. */
-export function errorMessage(err: unknown, fallback: string = messages.unexpected): string {
+export function errorMessage(err: unknown, fallback: string = appMessages.unexpected): string {
   if (err instanceof ApiError) return err.fromServer ? err.message : fallback;
   return fallback;
 }
@@ -98,6 +98,6 @@ export function errorMessage(err: unknown, fallback: string = messages.unexpecte
 /** Like errorMessage, but keeps our own description of non-server failures (network, HTTP status). */
 export function describeError(err: unknown): string {
   if (err instanceof Error && err.message) return err.message;
-  return messages.unexpected;
+  return appMessages.unexpected;
 }
 

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from './queryKeys';
-import { suspensionMessages } from '../../shared/messages.js';
+import { suspensionMessages } from '../../shared/account.messages.js';
 import { useServerEvent, useServerReconnect } from './events';
 import { setSignOutNotice } from './signOutNotice';
 

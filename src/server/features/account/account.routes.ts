@@ -17,7 +17,7 @@ import {
 import { okResponse } from '../../../shared/auth.schema.js';
 import { apiError } from '../../../shared/api-error.js';
 import { PRODUCT_NAME } from '../../../shared/constants.js';
-import { accountMessages } from '../../../shared/messages.js';
+import { accountMessages } from '../../../shared/account.messages.js';
 import type { AppContext } from '../../app-context.js';
 import { clearSessionCookie, requireUser } from '../../http/auth-context.js';
 import { fileAnswer } from '../../http/openapi.js';

@@ -18,7 +18,9 @@ import {
   RESET_THROTTLE_WINDOW_SECONDS,
   VERIFY_LINK_HOURS,
 } from '../../../shared/constants.js';
-import { accountMessages as msg, messages } from '../../../shared/messages.js';
+import { accessMessages } from '../../../shared/access.messages.js';
+import { accountMessages as msg } from '../../../shared/account.messages.js';
+import { authMessages } from '../../../shared/auth.messages.js';
 import type { AccountSession, ExportStatus, SessionsEnded } from '../../../shared/account.schema.js';
 import { newPasswordError } from '../../../shared/account.schema.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
@@ -130,7 +132,7 @@ export class AccountService {
       { key: `reset:account:${email}`, limit: RESET_REQUESTS_PER_ADDRESS, windowSeconds: RESET_THROTTLE_WINDOW_SECONDS },
     ]);
     assertAllowed(verdict, msg.resetThrottled);
-    if (!email) throw new AppError('validation', messages.emailRequired);
+    if (!email) throw new AppError('validation', authMessages.emailRequired);
     this.inBackground('password reset mail', () => this.mailResetLink(email));
     return { message: msg.resetRequested };
   }
@@ -179,7 +181,7 @@ export class AccountService {
    */
   async resetPassword(token: string, password: string, confirmPassword: string | undefined, ip: string): Promise<{ message: string }> {
     const admitted = await this.resetGate.enter(ip);
-    if (!admitted.ok) throw rateLimited(messages.tooManyAttempts, admitted.retryAfterSeconds);
+    if (!admitted.ok) throw rateLimited(authMessages.tooManyAttempts, admitted.retryAfterSeconds);
     try {
       return await this.checkedReset(token, password, confirmPassword, ip);
     } finally {
@@ -193,7 +195,7 @@ export class AccountService {
         { key: `reset-password:ip:${ip}`, limit: RESET_ATTEMPTS_PER_IP_PER_MINUTE, windowSeconds: 60 },
         { key: `reset-password:ip:${ip}`, limit: RESET_ATTEMPTS_PER_IP_PER_HOUR, windowSeconds: 3600 },
       ]),
-      messages.tooManyAttempts,
+      authMessages.tooManyAttempts,
     );
     const invalid = newPasswordError(password, confirmPassword);
     if (invalid) throw new AppError('validation', invalid);
@@ -202,7 +204,7 @@ export class AccountService {
     if (!live) throw new AppError('validation', msg.resetLinkInvalid);
     assertAllowed(
       await this.limiter.take([{ key: `reset-password:account:${live.user_id}`, limit: RESET_ATTEMPTS_PER_ACCOUNT_PER_MINUTE, windowSeconds: 60 }]),
-      messages.tooManyAttempts,
+      authMessages.tooManyAttempts,
     );
     const passwordHash = await hashPassword(password);
     const userId = await this.db.transaction(async (tx) => {
@@ -370,7 +372,7 @@ export class AccountService {
         if ((await countOtherActiveAdmins(tx, userId)) === 0) throw new AppError('conflict', msg.lastAdmin);
       }
       const locked = await repo.lockAccount(tx, userId);
-      if (!locked) throw new AppError('not_found', messages.notFound);
+      if (!locked) throw new AppError('not_found', accessMessages.notFound);
       const stored = await repo.deletePersonalRows(tx, userId, locked.email);
       await repo.anonymizeUser(tx, userId);
       return stored;
@@ -389,7 +391,7 @@ export class AccountService {
 
   private async mustFind(userId: string): Promise<repo.AccountRow> {
     const user = await repo.findAccount(this.db, userId);
-    if (!user) throw new AppError('unauthenticated', messages.sessionExpired);
+    if (!user) throw new AppError('unauthenticated', accessMessages.sessionExpired);
     return user;
   }
 
@@ -399,7 +401,7 @@ export class AccountService {
    */
   private async checkPassword(user: repo.AccountRow, password: string, wrong: string): Promise<void> {
     const verdict = await this.limiter.take([{ key: `password:account:${user.id}`, limit: PASSWORD_CHECKS_PER_MINUTE, windowSeconds: 60 }]);
-    assertAllowed(verdict, messages.tooManyAttempts);
+    assertAllowed(verdict, authMessages.tooManyAttempts);
     if (!(await verifyPassword(user.password_hash, password))) throw new AppError('validation', wrong);
   }
 }

@@ -3,7 +3,7 @@ import { AppError } from '../../core/errors.js';
 import type { AuthenticatedUser } from '../auth/auth.service.js';
 import type { PaymentsService } from '../payments/payments.service.js';
 import type { RefundResult } from '../../../shared/purchases.schema.js';
-import { refundMessages } from '../../../shared/messages.js';
+import { refundMessages } from '../../../shared/payments.messages.js';
 import * as repo from './admin.repo.js';
 
 /** Audit action name of a refund (admin_audit.action). */

@@ -5,7 +5,8 @@ import { decodeOptionalCursor, pageOf, seqKey } from '../../core/cursor.js';
 import type { Page } from '../../../shared/page.schema.js';
 import type { AdminUser, GrantResult, RoleResult, SuspensionResult } from '../../../shared/admin-users.schema.js';
 import type { AuditEntry, PlatformSummary, PricingUpdateResult } from '../../../shared/admin.schema.js';
-import { messages, suspensionMessages } from '../../../shared/messages.js';
+import { accessMessages } from '../../../shared/access.messages.js';
+import { suspensionMessages } from '../../../shared/account.messages.js';
 import type { Role } from '../../../shared/constants.js';
 import type { AuthenticatedUser } from '../auth/auth.service.js';
 import type { EnergyService } from '../energy/energy.service.js';
@@ -67,8 +68,8 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** Every method re-checks the role: the service is safe even if a route forgot to. */
 export function assertAdmin(user: Pick<AuthenticatedUser, 'role'> | null | undefined): asserts user {
-  if (!user) throw new AppError('unauthenticated', messages.noToken);
-  if (user.role !== 'admin') throw new AppError('forbidden', messages.forbidden);
+  if (!user) throw new AppError('unauthenticated', accessMessages.noToken);
+  if (user.role !== 'admin') throw new AppError('forbidden', accessMessages.forbidden);
 }
 
 export class AdminService {
@@ -214,7 +215,7 @@ export class AdminService {
 
   /** The actor is an admin as of now (not as of the request's start), and stays one until the change commits. */
   private async stillAdmin(tx: Queryable, adminId: string): Promise<void> {
-    if ((await repo.holdActorRole(tx, adminId)) !== 'admin') throw new AppError('forbidden', messages.forbidden);
+    if ((await repo.holdActorRole(tx, adminId)) !== 'admin') throw new AppError('forbidden', accessMessages.forbidden);
   }
 
   async setRole(admin: AuthenticatedUser, userId: string, role: Role): Promise<RoleResult> {
@@ -226,7 +227,7 @@ export class AdminService {
       // The actor's role is checked here, inside the change, not from the request's start:
       // two admins demoting each other at once leave one admin (the second finds itself demoted).
       const roles = await repo.lockRoles(tx, [admin.id, userId]);
-      if (roles.get(admin.id) !== 'admin') throw new AppError('forbidden', messages.forbidden);
+      if (roles.get(admin.id) !== 'admin') throw new AppError('forbidden', accessMessages.forbidden);
       const old = roles.get(userId);
       if (!old) throw new AppError('not_found', adminMessages.userNotFound);
       if (old === role) return;
@@ -263,7 +264,7 @@ export class AdminService {
       if (target.suspended_at) return 0;
       if (target.role === 'admin' && (await repo.countOtherActiveAdmins(tx, userId)) === 0) throw new AppError('conflict', suspensionMessages.lastAdmin);
       // The actor as of now, not as of the request's start (a suspended or demoted admin acts no more).
-      if (!(await repo.actorCanAct(tx, admin.id))) throw new AppError('forbidden', messages.forbidden);
+      if (!(await repo.actorCanAct(tx, admin.id))) throw new AppError('forbidden', accessMessages.forbidden);
       const ended = await repo.suspendAccount(tx, userId, note);
       await repo.insertAudit(tx, {
         adminId: admin.id,
@@ -286,7 +287,7 @@ export class AdminService {
     assertAdmin(admin);
     if (!UUID_RE.test(userId)) throw new AppError('not_found', adminMessages.userNotFound);
     await this.db.transaction(async (tx) => {
-      if (!(await repo.actorCanAct(tx, admin.id))) throw new AppError('forbidden', messages.forbidden);
+      if (!(await repo.actorCanAct(tx, admin.id))) throw new AppError('forbidden', accessMessages.forbidden);
       const target = await repo.lockAccountForSuspension(tx, userId);
       if (!target) throw new AppError('not_found', adminMessages.userNotFound);
       if (!target.suspended_at) return;

@@ -1,6 +1,8 @@
 import type { Db, Queryable, Tx } from '../../db/db.js';
 import { AppError } from '../../core/errors.js';
-import { messages, suspensionMessages } from '../../../shared/messages.js';
+import { suspensionMessages } from '../../../shared/account.messages.js';
+import { authMessages } from '../../../shared/auth.messages.js';
+import { registrationMessages } from '../../../shared/registration.messages.js';
 import { SESSION_SEEN_INTERVAL_SECONDS, SESSION_TTL_DAYS, type Role } from '../../../shared/constants.js';
 import type { AuthResponse, SignInBody, SignUpBody } from '../../../shared/auth.schema.js';
 import { normalizeEmail, normalizeInviteCode, registrationError } from '../../../shared/registration.js';
@@ -75,7 +77,7 @@ export class AuthService {
 
   async signUp(body: SignUpBody, meta: RequestMeta): Promise<AuthResponse> {
     const email = normalizeEmail(body.email ?? '');
-    assertAllowed(await this.limiter.take(signUpRules(this.limits, meta.ip)), messages.tooManyAttempts);
+    assertAllowed(await this.limiter.take(signUpRules(this.limits, meta.ip)), authMessages.tooManyAttempts);
 
     const referralOnly = await this.inviteGate.isReferralOnly(this.db);
     const inviteCode = normalizeInviteCode(body.inviteCode);
@@ -96,17 +98,17 @@ export class AuthService {
     const user = await this.db
       .transaction(async (tx) => {
         const existing = await repo.findUserByEmail(tx, email);
-        if (existing) throw new AppError('conflict', messages.emailTaken);
+        if (existing) throw new AppError('conflict', registrationMessages.emailTaken);
         const created = await repo.insertUser(tx, { email, fullName: body.name!.trim(), passwordHash, role });
         await repo.insertProfile(tx, created.id);
         if (referralOnly && !(await this.inviteGate.redeem(tx, inviteCode, created.id))) {
-          throw new AppError('validation', messages.inviteInvalid);
+          throw new AppError('validation', registrationMessages.inviteInvalid);
         }
         await this.welcome?.atSignUp(tx, created.id, email);
         return created;
       })
       .catch((err) => {
-        if ((err as { code?: string }).code === '23505') throw new AppError('conflict', messages.emailTaken);
+        if ((err as { code?: string }).code === '23505') throw new AppError('conflict', registrationMessages.emailTaken);
         throw err;
       });
 
@@ -126,17 +128,17 @@ export class AuthService {
   async signIn(body: SignInBody, meta: RequestMeta): Promise<AuthResponse> {
     const email = normalizeEmail(body.email ?? '');
     const walled = this.walls.refusal(email, meta.ip);
-    if (walled !== null) throw rateLimited(messages.tooManyAttempts, walled);
+    if (walled !== null) throw rateLimited(authMessages.tooManyAttempts, walled);
     const user = email ? await repo.findUserByEmail(this.db, email) : undefined;
     const known = !!user && (await repo.isKnownAddress(this.db, user.id, meta.ip));
     // The attempt is counted before the password is checked, in one locked
     // step: parallel guesses cannot all slip past a count read earlier.
     const verdict = await this.limiter.take(signInRules(this.limits, email, meta.ip, known));
     await this.raiseWall(email, user, verdict);
-    assertAllowed(verdict, messages.tooManyAttempts);
+    assertAllowed(verdict, authMessages.tooManyAttempts);
     // Verify against a dummy hash for unknown e-mails: same answer, same time.
     const ok = await verifyPassword(user?.password_hash ?? (await timingDummyHash()), body.password ?? '');
-    if (!user || !ok) throw new AppError('unauthenticated', messages.invalidCredentials);
+    if (!user || !ok) throw new AppError('unauthenticated', authMessages.invalidCredentials);
     // Said only to whoever knows the password: the address alone tells a stranger nothing.
     if (user.suspended_at) throw new AppError('account_suspended', suspensionMessages.signIn);
     return this.startSession(user, meta);

@@ -3,7 +3,7 @@ import { AppError } from '../../core/errors.js';
 import { decodeOptionalCursor, pageOf, seqKey } from '../../core/cursor.js';
 import type { Page } from '../../../shared/page.schema.js';
 import type { EnergyTransaction } from '../../../shared/energy.schema.js';
-import { insufficientEnergyMessage, owedMessages } from '../../../shared/messages.js';
+import { insufficientEnergyMessage, owedMessages } from '../../../shared/energy.messages.js';
 import * as repo from './energy.repo.js';
 
 export interface SpendRequest {

@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../../db/db.js';
 import { AppError } from '../../core/errors.js';
-import { limitMessages } from '../../../shared/messages.js';
+import { limitMessages } from '../../../shared/limits.messages.js';
 import * as repo from './library.repo.js';
 import { mbLabel } from './receive.js';
 

@@ -7,7 +7,7 @@ import { AppError } from '../../core/errors.js';
 import { extensionFor, type MediaKind } from '../../media/sniff.js';
 import { SafeFetcher } from '../../net/safe-fetch.js';
 import { isPendingPath, keyOwner, stagedSourceKey, StorageNotFoundError } from '../../providers/storage/storage.js';
-import { sourceMessages } from '../../../shared/messages.js';
+import { sourceMessages } from '../../../shared/limits.messages.js';
 import { libraryMessages as msg } from './library.messages.js';
 import * as repo from './library.repo.js';
 import { mbLabel } from './receive.js';

@@ -22,7 +22,7 @@ import {
 import { toAppError } from './library-store.js';
 import { mbLabel } from './receive.js';
 import { runLimit, withSlot } from '../limits/route-limits.js';
-import { limitMessages } from '../../../shared/messages.js';
+import { limitMessages } from '../../../shared/limits.messages.js';
 import { redirectAnswer, type DocumentedAnswer } from '../../http/openapi.js';
 import { apiError } from '../../../shared/api-error.js';
 import { contentDisposition } from '../../providers/storage/storage.js';

@@ -4,7 +4,7 @@ import type { AuthService } from '../auth/auth.service.js';
 import { currentUser, sessionToken } from '../../http/auth-context.js';
 import { assertAllowed, leaseRefused, rateLimited, type Limiter, type Verdict } from './limiter.js';
 import { BlockedUntil } from './blocked-until.js';
-import { limitMessages } from '../../../shared/messages.js';
+import { limitMessages } from '../../../shared/limits.messages.js';
 
 /** A per-user rate limit a route declares in its config; checked before its body is read. */
 export interface RouteLimit {

@@ -7,7 +7,7 @@ import type { PricingService } from '../pricing/pricing.service.js';
 import type { CheckoutGateway, WebhookEvent } from '../../providers/payments/checkout-gateway.js';
 import { testCardOutcome } from '../../providers/payments/test-gateway.js';
 import { BUNDLES, type Bundle } from '../../../shared/bundles.js';
-import { purchaseMessages, refundMessages } from '../../../shared/messages.js';
+import { purchaseMessages, refundMessages } from '../../../shared/payments.messages.js';
 import type { CheckoutSessionStatus, CheckoutStatus, Subscription } from '../../../shared/payments.schema.js';
 import * as repo from './payments.repo.js';
 import { resolveBundlePrices, StripePriceError } from './stripe-prices.js';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { EnergyService } from '../energy/energy.service.js';
 import type { Page } from '../../../shared/page.schema.js';
 import type { AdminPurchase, AdminPurchaseDetail, Purchase } from '../../../shared/purchases.schema.js';
-import { refundMessages } from '../../../shared/messages.js';
+import { refundMessages } from '../../../shared/payments.messages.js';
 import * as repo from './purchases.repo.js';
 import * as payments from './payments.repo.js';
 

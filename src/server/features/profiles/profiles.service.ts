@@ -1,6 +1,6 @@
 import type { Db } from '../../db/db.js';
 import { AppError } from '../../core/errors.js';
-import { messages } from '../../../shared/messages.js';
+import { accessMessages } from '../../../shared/access.messages.js';
 import { ROLES, type Role } from '../../../shared/constants.js';
 import type { MeResponse } from '../../../shared/profile.schema.js';
 import * as repo from './profiles.repo.js';
@@ -14,7 +14,7 @@ export class ProfilesService {
       await repo.ensureProfile(this.db, userId);
       row = await repo.findProfile(this.db, userId);
     }
-    if (!row) throw new AppError('not_found', messages.notAuthenticated);
+    if (!row) throw new AppError('not_found', accessMessages.notAuthenticated);
     return {
       id: row.id,
       email: row.email,

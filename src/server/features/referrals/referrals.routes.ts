@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAdmin, requireUser } from '../../http/auth-context.js';
 import type { AppContext } from '../../app-context.js';
-import { inviteMessages } from '../../../shared/messages.js';
+import { inviteMessages } from '../../../shared/invites.messages.js';
 import { REFERRALS_SHOWN } from '../../../shared/constants.js';
 import { cursorParam } from '../../core/cursor.js';
 import { adminInviteSchema, adminReferralSchema, inviteSchema, referralSchema } from '../../../shared/invites.js';

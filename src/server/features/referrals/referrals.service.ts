@@ -14,7 +14,7 @@ import {
   type Invite,
   type Referral,
 } from '../../../shared/invites.js';
-import { inviteMessages } from '../../../shared/messages.js';
+import { inviteMessages } from '../../../shared/invites.messages.js';
 import { normalizeInviteCode } from '../../../shared/registration.js';
 import * as repo from './referrals.repo.js';
 import { newInviteCode } from './invite-code.js';

@@ -14,7 +14,7 @@ import type { Limiter } from '../limits/limiter.js';
 import { assertAllowed } from '../limits/limiter.js';
 import type { LibraryItem } from '../library/library-store.js';
 import type { LibraryQueries } from '../library/library-queries.service.js';
-import { limitMessages } from '../../../shared/messages.js';
+import { limitMessages } from '../../../shared/limits.messages.js';
 import { SHARE_EXPIRY_SECONDS, shareMessages as msg, type ShareExpiry, type ShareLink } from '../../../shared/shares.schema.js';
 import type { Page } from '../../../shared/page.schema.js';
 import * as repo from './shares.repo.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app-context.js';
-import { limitMessages } from '../../../shared/messages.js';
+import { limitMessages } from '../../../shared/limits.messages.js';
 
 /**
  * Readings are cheap (no model runs, nothing is charged) but are asked for as the user types;

@@ -5,7 +5,7 @@ import { AppError } from '../../core/errors.js';
 import { ProviderError } from '../../providers/ai/ai-provider.js';
 import type { Library } from '../library/create-library.js';
 import type { ToolMediaPort } from './tool-media.js';
-import { sourceMessages } from '../../../shared/messages.js';
+import { sourceMessages } from '../../../shared/limits.messages.js';
 
 /** Tool runs read inputs from, and save results to, the media library. */
 export function libraryMediaPort(library: Library): ToolMediaPort {

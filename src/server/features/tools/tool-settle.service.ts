@@ -6,7 +6,7 @@ import type { ToolJob } from '../../../shared/tools.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { ParsedInput } from '../../tools/tool-definition.js';
 import type { RunErrorCode } from '../../../shared/admin-jobs.schema.js';
-import { suspensionMessages } from '../../../shared/messages.js';
+import { suspensionMessages } from '../../../shared/account.messages.js';
 import type { ToolMediaPort } from './tool-media.js';
 import type { ToolEvents } from './tool-events.js';
 import type { ToolRuns } from './tool-runs.service.js';

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
 import { toast } from '../../lib/toast';
 import { newPasswordError } from '../../../shared/account.schema.js';
-import { messages } from '../../../shared/messages.js';
+import { authMessages } from '../../../shared/auth.messages.js';
 import { Button } from '../../components/Button';
 import { FormError } from '../../components/FormError';
 import { LabeledInput } from '../../components/LabeledField';
@@ -20,7 +20,7 @@ export function ChangePasswordCard() {
   const [confirm, setConfirm] = useState('');
 
   const form = useFormSubmit(
-    () => (current ? newPasswordError(next, confirm) : messages.passwordRequired),
+    () => (current ? newPasswordError(next, confirm) : authMessages.passwordRequired),
     async () => {
       const res = await accountApi.changePassword({ currentPassword: current, newPassword: next, confirmPassword: confirm });
       toast.success(res.message);

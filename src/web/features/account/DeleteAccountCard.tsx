@@ -4,7 +4,8 @@ import { useNavigate } from 'react-router';
 import { Trash2 } from 'lucide-react';
 import { toast } from '../../lib/toast';
 import { DELETE_CONFIRMATION_WORD } from '../../../shared/constants.js';
-import { accountMessages, messages } from '../../../shared/messages.js';
+import { accountMessages } from '../../../shared/account.messages.js';
+import { authMessages } from '../../../shared/auth.messages.js';
 import { Button } from '../../components/Button';
 import { FormError } from '../../components/FormError';
 import { LabeledInput } from '../../components/LabeledField';
@@ -23,7 +24,7 @@ export function DeleteAccountCard() {
   const [confirm, setConfirm] = useState('');
 
   const form = useFormSubmit(
-    () => (!password ? messages.passwordRequired : confirm.trim() !== DELETE_CONFIRMATION_WORD ? accountMessages.typeDelete : null),
+    () => (!password ? authMessages.passwordRequired : confirm.trim() !== DELETE_CONFIRMATION_WORD ? accountMessages.typeDelete : null),
     async () => {
       const res = await accountApi.deleteAccount({ password, confirm });
       // Signed out, like Sign Out: forget the account's data, keep the (now empty) profile query.

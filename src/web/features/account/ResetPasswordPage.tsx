@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, Lock, MailCheck, XCircle } from 'lucide-react';
 import { PRODUCT_NAME } from '../../../shared/constants.js';
 import { newPasswordError } from '../../../shared/account.schema.js';
-import { accountMessages } from '../../../shared/messages.js';
+import { accountMessages } from '../../../shared/account.messages.js';
 import { Button } from '../../components/Button';
 import { FormError } from '../../components/FormError';
 import { Logo } from '../../components/Logo';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { MailCheck } from 'lucide-react';
 import { toast } from '../../lib/toast';
-import { accountMessages } from '../../../shared/messages.js';
+import { accountMessages } from '../../../shared/account.messages.js';
 import { Button } from '../../components/Button';
 import { errorMessage } from '../../lib/api';
 import { accountApi } from './accountApi';

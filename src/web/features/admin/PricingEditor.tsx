@@ -6,7 +6,7 @@ import { toast } from '../../lib/toast';
 import clsx from 'clsx';
 import type { PricingUpdateBody } from '../../../shared/admin.schema.js';
 import type { PlanEnergy } from '../../../shared/bundles.js';
-import { adminUiMessages } from '../../../shared/messages.js';
+import { adminUiMessages } from '../../../shared/admin.messages.js';
 import { effectiveCost } from '../../../shared/pricing.js';
 import type { ToolPricing } from '../../../shared/pricing.schema.js';
 import { Button } from '../../components/Button';

@@ -4,7 +4,7 @@ import { Switch } from 'radix-ui';
 import { DoorOpen, KeyRound, Loader2 } from 'lucide-react';
 import { toast } from '../../lib/toast';
 import clsx from 'clsx';
-import { adminUiMessages } from '../../../shared/messages.js';
+import { adminUiMessages } from '../../../shared/admin.messages.js';
 import { call, client, describeError, errorMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { adminKeys } from './adminApi';

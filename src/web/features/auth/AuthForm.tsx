@@ -1,7 +1,8 @@
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Eye, EyeOff, Lock } from 'lucide-react';
-import { messages } from '../../../shared/messages.js';
+import { appMessages } from '../../../shared/app.messages.js';
+import { authMessages } from '../../../shared/auth.messages.js';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../lib/api';
 import { lazyModule } from '../../lib/lazyModule';
@@ -57,7 +58,7 @@ export function AuthForm() {
         setMode('register');
         setError(null);
       },
-      () => setError(messages.unexpected),
+      () => setError(appMessages.unexpected),
     );
   };
 
@@ -81,7 +82,7 @@ export function AuthForm() {
         return;
       }
     } else if (!email.trim() || !password) {
-      setError(!email.trim() ? messages.emailRequired : messages.passwordRequired);
+      setError(!email.trim() ? authMessages.emailRequired : authMessages.passwordRequired);
       return;
     }
 
@@ -102,7 +103,7 @@ export function AuthForm() {
       }
       navigate('/dashboard', { replace: true });
     } catch (err) {
-      setError(errorMessage(err, messages.unexpected));
+      setError(errorMessage(err, appMessages.unexpected));
       setSubmitting(false);
     }
   };

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ArrowLeft, MailCheck } from 'lucide-react';
-import { messages } from '../../../shared/messages.js';
+import { authMessages } from '../../../shared/auth.messages.js';
 import { Button } from '../../components/Button';
 import { FormError } from '../../components/FormError';
 import { Notice } from '../../components/Notice';
@@ -13,7 +13,7 @@ export function ForgotPasswordForm({ initialEmail, onBack }: { initialEmail: str
   const [email, setEmail] = useState(initialEmail);
   const [sent, setSent] = useState<string | null>(null);
   const form = useFormSubmit(
-    () => (email.trim() ? null : messages.emailRequired),
+    () => (email.trim() ? null : authMessages.emailRequired),
     async () => setSent((await accountApi.forgotPassword(email.trim())).message),
   );
 

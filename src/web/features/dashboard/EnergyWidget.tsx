@@ -1,7 +1,7 @@
 import { Crown, ShieldCheck, Zap } from 'lucide-react';
 import type { AuthUser } from '../../app/auth';
 import { Button } from '../../components/Button';
-import { owedMessages } from '../../../shared/messages.js';
+import { owedMessages } from '../../../shared/energy.messages.js';
 
 const numberFormat = new Intl.NumberFormat();
 

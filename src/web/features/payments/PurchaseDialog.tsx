@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { AlertCircle, CheckCircle2, Loader2, Lock, RotateCw, Sparkles, Zap } from 'lucide-react';
 import clsx from 'clsx';
 import { POPULAR_BUNDLE_INDEX } from '../../../shared/bundles.js';
-import { purchaseMessages, purchaseUiMessages } from '../../../shared/messages.js';
+import { purchaseMessages, purchaseUiMessages } from '../../../shared/payments.messages.js';
 import type { PaymentsMode } from '../../../shared/payments.schema.js';
 import { useAuth } from '../../app/auth';
 import { Button } from '../../components/Button';

@@ -3,7 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, ArrowRight, CheckCircle2, Clock, Loader2 } from 'lucide-react';
 import { PRODUCT_NAME } from '../../../shared/constants.js';
-import { purchaseUiMessages } from '../../../shared/messages.js';
+import { purchaseUiMessages } from '../../../shared/payments.messages.js';
 import { useAuth } from '../../app/auth';
 import { Button } from '../../components/Button';
 import { Logo } from '../../components/Logo';

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { BundleOffer } from '../../../shared/bundles.js';
-import { messages, purchaseMessages } from '../../../shared/messages.js';
+import { accessMessages } from '../../../shared/access.messages.js';
+import { purchaseMessages } from '../../../shared/payments.messages.js';
 import type { PaymentsMode } from '../../../shared/payments.schema.js';
 import { ApiError, call, client } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
@@ -70,7 +71,7 @@ export async function startCheckout(priceId: string, origin: string = window.loc
   } catch (err) {
     if (err instanceof ApiError) {
       if (err.fromServer) throw new PurchaseError(err.message);
-      if (err.status === 401) throw new PurchaseError(messages.noToken);
+      if (err.status === 401) throw new PurchaseError(accessMessages.noToken);
       if (err.status > 0) throw new PurchaseError(purchaseMessages.createFailed);
     }
     throw new PurchaseError(purchaseMessages.failed);

@@ -12,7 +12,7 @@ import {
   inviteStatus,
   type Invite,
 } from '../../../shared/invites.js';
-import { inviteMessages } from '../../../shared/messages.js';
+import { inviteMessages } from '../../../shared/invites.messages.js';
 import { Button } from '../../components/Button';
 import { LabeledInput } from '../../components/LabeledField';
 import { QueryStates } from '../../components/QueryStates';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { insufficientEnergyMessage } from '../../../../shared/messages.js';
+import { insufficientEnergyMessage } from '../../../../shared/energy.messages.js';
 import type { AiProviderKind } from '../../../../shared/tools.js';
 import { useAuth, useUser } from '../../../app/auth';
 import { call, client } from '../../../lib/api';

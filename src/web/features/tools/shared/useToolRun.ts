@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { messages } from '../../../../shared/messages.js';
+import { accessMessages } from '../../../../shared/access.messages.js';
 import { toolAccepted, toolFailed } from '../../../../shared/tool-results.js';
 import { toolJobSchema, toolValidationError, type ToolJob } from '../../../../shared/tools.js';
 import { client, toolRuns } from '../../../lib/api';
@@ -237,7 +237,7 @@ export function useToolRun<F = unknown>(runnable: RunnableTool): ToolRun<F> {
       if (status === 202) return 'running';
       if (status === 401) {
         void qc.invalidateQueries({ queryKey: queryKeys.me });
-        finish(active, { error: messages.noToken });
+        finish(active, { error: accessMessages.noToken });
         return 'done';
       }
       const failed = status === 422 ? toolFailed.safeParse(data) : null;
