@@ -1,18 +1,14 @@
-import { Download, Eye, EllipsisVertical, Sparkles, Trash2, Wand2, Wrench } from 'lucide-react';
+import { Download, Eye, EllipsisVertical, Trash2 } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import clsx from 'clsx';
 import { Menu, MenuItem, MenuSeparator } from '../../components/Menu';
-import { viewPath, type ViewId } from '../dashboard/view-ids';
+import { toolViewId, viewPath, type ViewId } from '../dashboard/view-ids';
+import { webTools } from '../tools/form/registry';
 import { downloadHref } from './api';
 import type { LibraryItem } from '../../lib/library';
 
-/** The image tools a library picture can be handed to. */
-const IMAGE_TOOLS: Array<{ view: ViewId; label: string; icon: typeof Sparkles }> = [
-  { view: 'fal-upscaler', label: 'Use in Image Upscaler', icon: Sparkles },
-  { view: 'fal-image-editor', label: 'Use in Image Editor', icon: Wand2 },
-  { view: 'fal-image-restore', label: 'Use in Image Restore', icon: Wrench },
-  { view: 'fal-image-to-video', label: 'Use in Image to Video', icon: Sparkles },
-];
+/** The tools a library picture can be handed to: every registered tool that takes an image, with its dashboard icon. */
+const imageTools = () => webTools().filter((t) => t.info.input === 'image');
 
 /** The address that opens a tool with this library item already chosen as its source. */
 export function toolWithSource(view: ViewId, itemId: string): string {
@@ -61,9 +57,9 @@ export function TileActions({
         </MenuItem>
       )}
       {ready &&
-        IMAGE_TOOLS.map((t) => (
-          <MenuItem key={t.view} onSelect={() => navigate(toolWithSource(t.view, item.id))}>
-            <t.icon className="size-4" aria-hidden="true" /> {t.label}
+        imageTools().map((t) => (
+          <MenuItem key={t.info.endpoint} onSelect={() => navigate(toolWithSource(toolViewId(t), item.id))}>
+            <t.icon className="size-4" aria-hidden="true" /> Use in {t.info.price.displayName}
           </MenuItem>
         ))}
       <MenuSeparator className="my-1 h-px bg-zinc-800" />
