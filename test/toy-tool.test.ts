@@ -170,14 +170,19 @@ describe('a sixth tool from its folder', () => {
 describe('the toy is its folder plus one line', () => {
   const root = path.resolve(import.meta.dirname, '..');
   const folder = path.join(root, 'test/helpers/toy-tool');
+  const toolFolders = () => fs.readdirSync(path.join(root, 'src/tools'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
   const sources = (dir: string): string[] =>
     fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(path.join(dir, e.name)) : /\.(ts|tsx|mjs)$/.test(e.name) ? [path.join(dir, e.name)] : []));
 
   it('its folder holds its info, schemas, server half, local hook and web half, like a built-in tool folder', () => {
-    expect(fs.readdirSync(folder).sort()).toEqual(['form.ts', 'info.ts', 'local.ts', 'schemas.ts', 'server.ts', 'web.ts']);
-    for (const builtIn of fs.readdirSync(path.join(root, 'src/tools'), { withFileTypes: true }).filter((e) => e.isDirectory())) {
-      expect(fs.readdirSync(path.join(root, 'src/tools', builtIn.name))).toEqual(expect.arrayContaining(['info.ts', 'schemas.ts', 'server.ts']));
+    expect(fs.readdirSync(folder).sort()).toEqual(['card.ts', 'form.ts', 'info.ts', 'local.ts', 'schemas.ts', 'server.ts', 'web.ts']);
+    for (const builtIn of toolFolders()) {
+      expect(fs.readdirSync(path.join(root, 'src/tools', builtIn))).toEqual(expect.arrayContaining(['card.ts', 'form.ts', 'info.ts', 'schemas.ts', 'server.ts', 'web.tsx']));
     }
+  });
+
+  it("the server's tool list is the one line a built-in tool adds: every folder is on it, under its folder's name", () => {
+    expect(BUILT_IN_TOOLS.map((tool) => tool.info.endpoint).sort()).toEqual(toolFolders().sort());
   });
 
   it('no product code or other test helper names it: the app gets it only from the tool list this test passes', () => {

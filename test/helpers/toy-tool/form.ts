@@ -3,7 +3,7 @@ import { IMAGE_SOURCE, type FormField, type ToolForm } from '../../../src/shared
 const STRENGTH: FormField = { kind: 'slider', key: 'strength', label: 'Strength', range: { min: 0, max: 1, step: 0.1, default: 1 }, hint: 'How far each colour moves to its opposite.' };
 
 /** The toy tool's form: a picture and how strongly to invert it; a batch inverts every picture as strongly. */
-export const toyForm: ToolForm = {
+const form: ToolForm = {
   endpoint: 'toy-invert',
   description: 'Turn your image into its negative.',
   verb: 'Invert',
@@ -11,3 +11,4 @@ export const toyForm: ToolForm = {
   fields: [STRENGTH],
   batch: [STRENGTH],
 };
+export default form;

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
-import { toyWebTool } from '../../../../../test/helpers/toy-tool/web';
+import { toyCard } from '../../../../../test/helpers/toy-tool/card';
 import type { AuthUser } from '../../../app/auth';
 import { NewBatch } from '../../batch/NewBatch';
 import { ToolSections } from '../../dashboard/ToolSections';
@@ -13,7 +13,7 @@ import { viewDefinition } from '../../dashboard/views';
 import { addWebTool } from './registry';
 
 /**
- * A sixth tool's web half is its folder plus one registry line: added here, the dashboard shows its
+ * A sixth tool's web half is its folder (its card finds it a place in the grid): added here, the dashboard shows its
  * card, its address opens its view, the one form-driven view draws its declared form, and the real
  * run hook runs it (a stand-in server answers at the network: the call, the job's event, the
  * answer in the toy's own shape) and shows its result.
@@ -79,7 +79,7 @@ class StandInEvents extends EventTarget {
 }
 
 beforeAll(() => {
-  addWebTool(toyWebTool);
+  addWebTool(toyCard);
   // The result panel scrolls itself into view; jsdom has no layout.
   Element.prototype.scrollIntoView ??= () => {};
   // Radix measures its slider thumb; jsdom has no layout.
@@ -140,7 +140,7 @@ describe('a tool added to the web registry', () => {
     expect(card.textContent).toContain('Negatives of your images');
     fireEvent.click(card);
     // Its view id is its endpoint, which the registry vouches for.
-    const id = toolViewId(toyWebTool);
+    const id = toolViewId(toyCard);
     expect(id).toBe('toy-invert');
     expect(onOpen).toHaveBeenCalledWith(id);
     expect(viewPath(id)).toBe('/dashboard/toy');
@@ -149,7 +149,7 @@ describe('a tool added to the web registry', () => {
   });
 
   it('draws its declared form, runs through the run hook with the body its fields make, and shows its result', async () => {
-    const View = viewDefinition(toolViewId(toyWebTool))!.Component;
+    const View = viewDefinition(toolViewId(toyCard))!.Component;
     render(
       <Providers path={`/dashboard/toy?source=${ITEM}`}>
         <Suspense fallback={null}>
