@@ -1,12 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { expectAccessible } from './axe';
+import { UI_ONLY } from './screens';
 
 /** The API reference page (decision 032): axe at desktop and phone widths, closed and with an operation tried. */
 for (const size of [
   { name: 'desktop', width: 1366, height: 900 },
   { name: 'phone', width: 390, height: 844 },
 ]) {
-  test(`the API reference page passes axe (${size.name})`, async ({ page }) => {
+  test(`the API reference page passes axe (${size.name})`, UI_ONLY, async ({ page }) => {
     await page.setViewportSize(size);
     await page.goto('/api/docs');
     await expect(page).toHaveTitle('PixelRush API reference');

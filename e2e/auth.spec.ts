@@ -13,6 +13,7 @@ import {
   submitRegisterForm,
   switchToRegister,
 } from './helpers';
+import { UI_ONLY } from './screens';
 
 test.describe('sign-up, sign-out, sign-in', () => {
   test('a new user registers, sees the dashboard, signs out and signs in again', async ({ page }) => {
@@ -53,7 +54,7 @@ test.describe('sign-up, sign-out, sign-in', () => {
     await expect(page.getByTestId('user-name')).toHaveText('Grace Hopper');
   });
 
-  test('the password can be shown and hidden', async ({ page }) => {
+  test('the password can be shown and hidden', UI_ONLY, async ({ page }) => {
     await page.goto('/');
     const password = page.getByLabel('Password', { exact: true });
     await password.fill('secret-value');
@@ -90,7 +91,7 @@ test.describe('registration and sign-in errors appear in the red box above the f
   ];
 
   for (const c of cases) {
-    test(`register: ${c.title}`, async ({ page }) => {
+    test(`register: ${c.title}`, UI_ONLY, async ({ page }) => {
       await page.goto('/');
       await switchToRegister(page);
       await submitRegisterForm(page, c.form);
@@ -226,7 +227,7 @@ async function noHorizontalScroll(page: Page) {
 test.describe('phone layout', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test('landing and dashboard fit a 390px wide screen', async ({ page }) => {
+  test('landing and dashboard fit a 390px wide screen', UI_ONLY, async ({ page }) => {
     fs.mkdirSync('test-results/screens', { recursive: true });
     await page.goto('/');
     await expectLanding(page);

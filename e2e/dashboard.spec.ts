@@ -9,6 +9,7 @@ import {
   submitRegisterForm,
   switchToRegister,
 } from './helpers';
+import { UI_ONLY } from './screens';
 
 const SHOTS = 'test-results/screens';
 test.beforeAll(() => fs.mkdirSync(SHOTS, { recursive: true }));
@@ -26,7 +27,7 @@ const VIEWS: Array<{ card: string; title: string; path: string }> = [
 
 const urlOf = (path: string) => new RegExp(`${path.replace(/[/-]/g, '\\$&')}$`);
 
-test('landing page and register errors look right (desktop screenshots)', async ({ page }) => {
+test('landing page and register errors look right (desktop screenshots)', UI_ONLY, async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { name: /Rush your images to perfection with AI/ })).toBeVisible();
   await expect(page.getByText('PixelRush').first()).toBeVisible();
@@ -117,7 +118,7 @@ test('deep links: every view opens from its address; Back and Forward walk the v
   await expectDashboard(page);
 });
 
-test('cards are reachable and usable with the keyboard', async ({ page }) => {
+test('cards are reachable and usable with the keyboard', UI_ONLY, async ({ page }) => {
   await register(page, newAccount());
   const card = page.getByRole('button', { name: 'Image Restore', exact: true });
   await card.focus();
@@ -146,7 +147,7 @@ test('Buy ENERGY and Buy More open the purchase dialog; Escape closes only the d
   await expect(page.getByRole('heading', { name: 'AI Image Upscaler' })).toBeVisible();
 });
 
-test('prices fall back to the defaults when they cannot be loaded', async ({ page }) => {
+test('prices fall back to the defaults when they cannot be loaded', UI_ONLY, async ({ page }) => {
   await page.route('**/api/pricing', (route) => route.fulfill({ status: 500, json: { error: 'boom', code: 'internal' } }));
   await register(page, newAccount());
   await expect(page.getByText('Could not load prices; showing default prices.')).toBeVisible();
@@ -157,7 +158,7 @@ test('prices fall back to the defaults when they cannot be loaded', async ({ pag
 
 // The price list is stubbed here: this checks how the cards render what /api/pricing answers.
 // That the server's prices reach it is the admin journey (admin.spec.ts) and pricing.test.ts.
-test('tool cards show the effective cost and description the pricing API answers (stubbed API)', async ({ page }) => {
+test('tool cards show the effective cost and description the pricing API answers (stubbed API)', UI_ONLY, async ({ page }) => {
   await page.route('**/api/pricing', (route) =>
     route.fulfill({
       json: [
@@ -180,7 +181,7 @@ test('tool cards show the effective cost and description the pricing API answers
   await expect(page.getByText('Could not load prices')).toHaveCount(0);
 });
 
-test('recent transactions: list, Show older, and the error message', async ({ page }) => {
+test('recent transactions: list, Show older, and the error message', UI_ONLY, async ({ page }) => {
   const tx = (i: number, extra: Record<string, unknown> = {}) => ({
     id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
     created_at: new Date(Date.UTC(2025, 0, 20 - i, 12)).toISOString(),
@@ -222,7 +223,7 @@ test('recent transactions: list, Show older, and the error message', async ({ pa
   );
 });
 
-test('the session loading screen is shown while the session question is pending', async ({ page }) => {
+test('the session loading screen is shown while the session question is pending', UI_ONLY, async ({ page }) => {
   let release: () => void = () => {};
   const gate = new Promise<void>((r) => (release = r));
   await page.route('**/api/auth/session', async (route) => {
@@ -236,7 +237,7 @@ test('the session loading screen is shown while the session question is pending'
   await expect(page.getByText('Built for creators and professionals')).toBeVisible();
 });
 
-test('role checks that fail leave both flags false', async ({ page }) => {
+test('role checks that fail leave both flags false', UI_ONLY, async ({ page }) => {
   await page.route('**/functions/v1/check-admin-status', (route) => route.fulfill({ status: 500, json: { error: 'x' } }));
   await page.route('**/functions/v1/check-vip-status', (route) => route.fulfill({ json: { isVip: true } }));
   await register(page, newAccount());
@@ -244,7 +245,7 @@ test('role checks that fail leave both flags false', async ({ page }) => {
   await expect(page.getByText('FREE (VIP)')).toHaveCount(0);
 });
 
-test('a VIP sees free tools and no Buy More', async ({ page }) => {
+test('a VIP sees free tools and no Buy More', UI_ONLY, async ({ page }) => {
   await page.route('**/functions/v1/check-vip-status', (route) => route.fulfill({ json: { isVip: true } }));
   await register(page, newAccount());
   // Five tools and Batch Processing.
@@ -256,7 +257,7 @@ test('a VIP sees free tools and no Buy More', async ({ page }) => {
   await expect(page.getByText('Admin Controls')).toHaveCount(0);
 });
 
-test('referral-only registration shows the invite code field', async ({ page }) => {
+test('referral-only registration shows the invite code field', UI_ONLY, async ({ page }) => {
   await page.route('**/api/settings/referral', (route) => route.fulfill({ json: { is_referral_only: true } }));
   await page.goto('/');
   await switchToRegister(page);
@@ -265,7 +266,7 @@ test('referral-only registration shows the invite code field', async ({ page }) 
   await expect(formError(page)).toHaveText('Invite code is required to create an account');
 });
 
-test('open registration hides the invite code field', async ({ page }) => {
+test('open registration hides the invite code field', UI_ONLY, async ({ page }) => {
   await page.route('**/api/settings/referral', (route) => route.fulfill({ status: 404, json: { error: 'Not found' } }));
   await page.goto('/');
   await switchToRegister(page);
@@ -273,7 +274,7 @@ test('open registration hides the invite code field', async ({ page }) => {
   await expect(page.getByLabel('Invite code')).toHaveCount(0);
 });
 
-test('the header shows the active plan with its Active marker', async ({ page }) => {
+test('the header shows the active plan with its Active marker', UI_ONLY, async ({ page }) => {
   await page.route('**/api/subscription', (route) =>
     route.fulfill({ json: { subscription: { price_id: 'price_pro', subscription_status: 'active', plan_name: 'Pro', is_active: true } } }),
   );

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { FIRST_PAGES, fileList, transfer, type FirstPage } from '../bench/transfer/measure';
 import { newAccount } from './helpers';
+import { UI_ONLY } from './screens';
 
 /**
  * Issue 24's JavaScript budgets for the first pages (decision 032), held on every test run: the
@@ -9,7 +10,7 @@ import { newAccount } from './helpers';
  * (`npm run bench -- transfer`). A screen's code pulled into the entry, or a library loaded with a
  * page instead of when first used, shows here.
  */
-test('the landing page and the dashboard stay within their JavaScript budgets', async ({ browser, baseURL }) => {
+test('the landing page and the dashboard stay within their JavaScript budgets', UI_ONLY, async ({ browser, baseURL }) => {
   const base = baseURL!;
   const signedOut = await browser.newContext({ baseURL: base });
   const signedIn = await browser.newContext({ baseURL: base });

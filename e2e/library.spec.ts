@@ -4,6 +4,7 @@ import { makeTestMedia, removeTestMedia, type TestMedia } from './fixtures/media
 import { newAccount, register, registerOrSignInAdmin } from './helpers';
 import { madeUpItemId, madeUpLibraryItem } from '../test/helpers/library-item';
 import type { LibraryItemDto } from '../src/shared/library.schema';
+import { UI_ONLY } from './screens';
 
 /**
  * The media library in the browser (requirements §2 image and video galleries,
@@ -350,7 +351,7 @@ test('2,000 images: infinite scroll pages through all of them and the DOM stays 
 
 // The library API is stubbed here (pending and failed videos are hard to produce on demand):
 // this checks how the page renders the states the API describes.
-test('groups and states as the library API describes them (stubbed API): No Images Uploaded, pending and failed videos with retry', async ({ page }) => {
+test('groups and states as the library API describes them (stubbed API): No Images Uploaded, pending and failed videos with retry', UI_ONLY, async ({ page }) => {
   await register(page, newAccount());
   await fakeLibrary(page, {
     images: [fakeItem(1, 'image'), fakeItem(2, 'image')],

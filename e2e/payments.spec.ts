@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { expectDashboard, newAccount, register } from './helpers';
 import { payWithTestCard, screens } from './admin-helpers';
+import { UI_ONLY } from './screens';
 
 interface Bundle {
   id: string;
@@ -124,7 +125,7 @@ test('a declined card shows the decline message and adds nothing', async ({ page
   await expect(page.getByTestId('energy-balance')).toHaveText('0');
 });
 
-test('the chosen bundle spins while the checkout starts; failures show the spec words and end processing', async ({ page }) => {
+test('the chosen bundle spins while the checkout starts; failures show the spec words and end processing', UI_ONLY, async ({ page }) => {
   await register(page, newAccount());
   let release: () => void = () => {};
   const gate = new Promise<void>((r) => (release = r));
@@ -162,7 +163,7 @@ test('the chosen bundle spins while the checkout starts; failures show the spec 
   await expect(dialog.getByRole('alert')).toHaveText('Purchase failed');
 });
 
-test('when purchases are disabled the dialog says so and bundles cannot be clicked', async ({ page }) => {
+test('when purchases are disabled the dialog says so and bundles cannot be clicked', UI_ONLY, async ({ page }) => {
   await page.route('**/api/payments/config', (route) => route.fulfill({ json: { mode: 'disabled' } }));
   await register(page, newAccount());
   const dialog = await openPurchase(page);

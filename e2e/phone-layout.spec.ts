@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { makeTestMedia, removeTestMedia, type TestMedia } from './fixtures/media';
 import { newAccount, register, registerOrSignInAdmin } from './helpers';
+import { UI_ONLY } from './screens';
 
 /**
  * Phone layouts at 390 px that used to cut things off or cover them: the image library's tabs
@@ -35,7 +36,7 @@ async function upload(page: Page, file: string) {
   expect(res.status(), await res.text()).toBe(201);
 }
 
-test('the image library on a phone: every tab in sight, tiles with nothing on the picture', async ({ page }) => {
+test('the image library on a phone: every tab in sight, tiles with nothing on the picture', UI_ONLY, async ({ page }) => {
   await register(page, newAccount());
   await upload(page, media.png);
   await upload(page, media.jpeg);
@@ -75,7 +76,7 @@ test('the image library on a phone: every tab in sight, tiles with nothing on th
   await expect(tabs.getByRole('tab', { name: /^Batches/ })).toHaveAttribute('aria-selected', 'true');
 });
 
-test('the admin summary cards on a phone show their figures in full', async ({ page }) => {
+test('the admin summary cards on a phone show their figures in full', UI_ONLY, async ({ page }) => {
   await registerOrSignInAdmin(page);
   await page.goto('/dashboard/admin');
   const summary = page.getByTestId('platform-summary');

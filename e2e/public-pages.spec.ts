@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { expectAccessible } from './axe';
 import { expectLanding, switchToRegister } from './helpers';
-import { atEachWidth } from './screens';
+import { atEachWidth, UI_ONLY } from './screens';
 
 /**
  * The pages anyone can open without an account: the privacy notice (linked from
@@ -9,7 +9,7 @@ import { atEachWidth } from './screens';
  * files browsers and link previews ask for.
  */
 atEachWidth((size) => {
-  test(`the privacy notice is one click from the landing page (${size.name})`, async ({ page }) => {
+  test(`the privacy notice is one click from the landing page (${size.name})`, UI_ONLY, async ({ page }) => {
     await page.goto('/');
     await expectLanding(page);
     await page.getByRole('navigation', { name: 'Legal' }).getByRole('link', { name: 'Privacy Policy' }).click();
@@ -29,7 +29,7 @@ atEachWidth((size) => {
   });
 });
 
-test('the Terms link to the privacy notice in a new tab, so the register form keeps what was typed', async ({ page }) => {
+test('the Terms link to the privacy notice in a new tab, so the register form keeps what was typed', UI_ONLY, async ({ page }) => {
   await page.goto('/');
   await switchToRegister(page);
   await page.getByLabel('Full name').fill('Grace Hopper');
@@ -40,7 +40,7 @@ test('the Terms link to the privacy notice in a new tab, so the register form ke
   await expect(page.getByLabel('Full name')).toHaveValue('Grace Hopper');
 });
 
-test('a page answers 200 with its title and Open Graph tags; an unknown address answers 404 with the not-found page', async ({ page }) => {
+test('a page answers 200 with its title and Open Graph tags; an unknown address answers 404 with the not-found page', UI_ONLY, async ({ page }) => {
   const privacy = await page.goto('/privacy');
   expect(privacy?.status()).toBe(200);
   await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', 'Privacy Policy - PixelRush');
@@ -53,7 +53,7 @@ test('a page answers 200 with its title and Open Graph tags; an unknown address 
   await expect(page).toHaveTitle('Page not found - PixelRush');
 });
 
-test('robots.txt, the favicon and the web manifest are real files, not the app', async ({ page }) => {
+test('robots.txt, the favicon and the web manifest are real files, not the app', UI_ONLY, async ({ page }) => {
   const robots = await page.request.get('/robots.txt');
   expect(robots.status()).toBe(200);
   expect(await robots.text()).toContain('User-agent: *');

@@ -12,6 +12,15 @@ import type { TestMedia } from './fixtures/media';
  */
 type Look = (stop: string) => Promise<void>;
 
+/**
+ * Tags a browser test that checks only the browser's side: axe, the console, layout, bytes on the
+ * wire, static files, client-side form checks, or how the page shows answers the test itself
+ * stubs. Its outcome cannot depend on which database the server uses, so CI runs it on the first
+ * database only (scripts/test.mjs, TEST_DATABASE_ONLY). A test whose assertions read what the
+ * server stored is never tagged.
+ */
+export const UI_ONLY = { tag: '@ui-only' };
+
 const WIDTHS = [
   { name: 'desktop', width: 1366, height: 900 },
   { name: 'phone', width: 390, height: 844 },

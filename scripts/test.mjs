@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { databaseFreeTests } from './database-free-tests.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, '.tmp');
@@ -14,6 +15,10 @@ const bin = (name) => path.join(root, 'node_modules/.bin', name);
 // Slices to run, comma-separated: static, unit, e2e (default: all three).
 const slices = new Set((process.argv[2] ?? 'static,unit,e2e').split(','));
 const database = process.env.DATABASE_URL ? 'Postgres server' : 'embedded database';
+// TEST_DATABASE_ONLY=1 (CI's second database): only the tests whose outcome can depend on the
+// database run. Unit files that open none, and browser tests tagged @ui-only (what the page
+// shows and sends: axe, the console, bytes on the wire), ran on the first database already.
+const databaseOnly = process.env.TEST_DATABASE_ONLY === '1';
 
 let passed = 0;
 let failed = 0;
@@ -57,10 +62,19 @@ if (slices.has('unit')) {
   const retriedReport = path.join(out, 'vitest-retried.json');
   fs.rmSync(report, { force: true });
   fs.rmSync(retriedReport, { force: true });
+  const notAgain = databaseOnly ? databaseFreeTests(root) : [];
+  if (notAgain.length) console.log(`\n${notAgain.length} unit test files open no database and ran on the first one; not run again:\n  ${notAgain.join('\n  ')}`);
   run(
     'Unit and integration tests',
     bin('vitest'),
-    ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, '--reporter=./scripts/vitest-retried-reporter.mjs'],
+    [
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+      '--reporter=./scripts/vitest-retried-reporter.mjs',
+      ...notAgain.flatMap((f) => ['--exclude', f]),
+    ],
     { VITEST_RETRIED_FILE: retriedReport },
   );
   if (fs.existsSync(report)) {
@@ -80,7 +94,10 @@ if (slices.has('unit')) {
 if (slices.has('e2e')) {
   const report = path.join(out, 'playwright.json');
   fs.rmSync(report, { force: true });
-  run('Browser tests', bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+  if (databaseOnly) console.log('\nBrowser tests tagged @ui-only ran on the first database; not run again.');
+  run('Browser tests', bin('playwright'), ['test', '--reporter=list,json', ...(databaseOnly ? ['--grep-invert', '@ui-only'] : [])], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+  });
   if (fs.existsSync(report)) {
     const r = JSON.parse(fs.readFileSync(report, 'utf8'));
     const s = r.stats ?? {};
