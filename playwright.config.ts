@@ -16,6 +16,10 @@ export default defineConfig({
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['list']],
   use: {
     baseURL,
+    // The app stops its animations for people who ask for less motion (styles.css). Chromium
+    // without a GPU redraws a blurred backdrop on every frame of a spinner above it, which took
+    // about a core while a tool ran; no test asserts an animation.
+    reducedMotion: 'reduce',
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     launchOptions: {

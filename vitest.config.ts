@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'src/**/*.test.tsx'],
     environment: 'node',
+    // On the embedded database, every test database starts from one migrated data directory.
+    globalSetup: ['test/helpers/pglite-snapshot.ts'],
     env: serverSecret,
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { inject } from 'vitest';
 import pg from 'pg';
 import type { Db, Queryable } from '../../src/server/db/db.js';
 import { migrate } from '../../src/server/db/migrate.js';
@@ -13,7 +15,10 @@ import { openPostgres } from '../../src/server/db/postgres.js';
 export async function openTestDb(): Promise<Db> {
   const url = process.env.DATABASE_URL;
   if (!url) {
-    const db = await openPglite();
+    // Started from the migrated data directory Vitest's global setup wrote (pglite-snapshot.ts);
+    // the benches open test apps outside Vitest and start from an empty one.
+    const snapshot = process.env.VITEST ? inject('pgliteSnapshot') : undefined;
+    const db = await openPglite(undefined, snapshot ? new Blob([fs.readFileSync(snapshot)]) : undefined);
     await migrate(db);
     return db;
   }

@@ -11,10 +11,19 @@ import { withAfterCommit, type Db, type Queryable } from './db.js';
  */
 const SHARED_BUFFERS = '32MB';
 
-/** Embedded Postgres (WASM) in one directory, or in memory when dataDir is undefined. */
-export async function openPglite(dataDir?: string): Promise<Db> {
+/** The embedded database, which can also write out its whole data directory. */
+export interface PgliteDb extends Db {
+  /** The data directory as a tar archive, which `openPglite(undefined, archive)` starts from. */
+  dumpDataDir(): Promise<Blob>;
+}
+
+/**
+ * Embedded Postgres (WASM) in one directory, or in memory when dataDir is undefined; an in-memory
+ * one may start from a data directory written out by `dumpDataDir` instead of an empty one.
+ */
+export async function openPglite(dataDir?: string, from?: Blob): Promise<PgliteDb> {
   const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`];
-  const pg = await PGlite.create(dataDir ? { dataDir, startParams } : { startParams });
+  const pg = await PGlite.create(dataDir ? { dataDir, startParams } : { startParams, ...(from && { loadDataDir: from }) });
   const asQueryable = (target: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const res = await target.query<T>(sql, params);
@@ -37,5 +46,6 @@ export async function openPglite(dataDir?: string): Promise<Db> {
       await pg.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
     close: () => pg.close(),
+    dumpDataDir: () => pg.dumpDataDir('none'),
   };
 }
