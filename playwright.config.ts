@@ -21,7 +21,10 @@ export default defineConfig({
     // about a core while a tool ran; no test asserts an animation.
     reducedMotion: 'reduce',
     screenshot: 'only-on-failure',
-    trace: 'retain-on-failure',
+    // A trace records every action's screenshots and DOM: recording one for every test (to keep
+    // it on failure) took a quarter of the browser tests' time here. A failure is tried once more
+    // in CI (TEST_RETRIES) and that retry records it; locally, pass --trace on.
+    trace: 'on-first-retry',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
