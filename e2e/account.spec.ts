@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectDashboard, expectLanding, fillSignIn, formError, newAccount, register } from './helpers';
+import { expectDashboard, expectLanding, fillSignIn, formError, newAccount, signUp } from './helpers';
 
 /** The newest reset link for an address, read from the dev outbox page. */
 async function resetLinkFromOutbox(page: Page, email: string): Promise<string> {
@@ -23,7 +23,7 @@ async function openAccount(page: Page) {
 test.describe('account self-service', () => {
   test('forgot password via the dev outbox, then sign in with the new password', async ({ page }) => {
     const account = newAccount({ name: 'Forgetful Fay' });
-    await register(page, account);
+    await signUp(page, account);
     await page.getByRole('button', { name: 'Sign Out' }).click();
     await expectLanding(page);
 
@@ -60,7 +60,7 @@ test.describe('account self-service', () => {
 
   test('the account page: change password, sessions, download my data', async ({ page, browser }) => {
     const account = newAccount({ name: 'Careful Cora' });
-    await register(page, account);
+    await signUp(page, account);
     // A second device.
     const other = await browser.newContext();
     const otherPage = await other.newPage();
@@ -94,7 +94,7 @@ test.describe('account self-service', () => {
 
   test('delete account, then signing in fails', async ({ page }) => {
     const account = newAccount({ name: 'Leaving Lee' });
-    await register(page, account);
+    await signUp(page, account);
     await openAccount(page);
     await page.getByRole('button', { name: 'Delete account' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete your account?' });

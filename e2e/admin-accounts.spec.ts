@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { expectLanding, fillSignIn, formError, newAccount, register } from './helpers';
+import { expectLanding, fillSignIn, formError, newAccount, signUp } from './helpers';
 import { adminApi, openAsAdmin, screens } from './admin-helpers';
 import { expectAccessible } from './axe';
 import { suspensionMessages } from '../src/shared/account.messages';
@@ -24,7 +24,7 @@ test('the admin sets a welcome grant; a new account starts with it, once', async
     await expectAccessible(adminPage, 'admin-welcome-grant');
     await screens(adminPage, 'admin-welcome-grant', { fullPage: false });
 
-    await register(page, newAccount({ name: 'Welcome Newcomer' }));
+    await signUp(page, newAccount({ name: 'Welcome Newcomer' }));
     await expect(page.getByTestId('energy-balance')).toHaveText('15');
   } finally {
     // Other journeys expect new accounts to start at 0.
@@ -37,7 +37,7 @@ test('the admin sets a welcome grant; a new account starts with it, once', async
 
 test('the admin suspends an account: its open dashboard signs out, and sign-in says why', async ({ page, browser }) => {
   const account = newAccount({ name: 'Suspended Person' });
-  await register(page, account);
+  await signUp(page, account);
 
   const adminContext = await browser.newContext();
   const adminPage = await adminContext.newPage();

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { expectDashboard, newAccount, register } from './helpers';
+import { expectDashboard, newAccount, signUp } from './helpers';
 import { adminApi, openAsAdmin, screens, setRole, updatePricing } from './admin-helpers';
 
 const SUCCESS = 'All pricing, discount, and plan energy settings updated successfully!';
@@ -33,7 +33,7 @@ test('an admin changes a price and a discount; an open user dashboard shows the 
   const userContext = await browser.newContext();
   const userPage = await userContext.newPage();
   try {
-    await register(userPage, newAccount({ name: 'Live Watcher' }));
+    await signUp(userPage, newAccount({ name: 'Live Watcher' }));
     const userCard = userPage.getByRole('button', { name: 'Image Restore', exact: true });
     await expect(userCard).toContainText('1 ENERGY');
 
@@ -111,7 +111,7 @@ test('plan energy: total follows the inputs; a saved bonus reaches the purchase 
   const userContext = await browser.newContext();
   const userPage = await userContext.newPage();
   try {
-    await register(userPage, newAccount());
+    await signUp(userPage, newAccount());
     await userPage.getByRole('button', { name: 'Buy ENERGY' }).click();
     const trialBundle = userPage.getByTestId('bundle-trial');
     await expect(trialBundle).toContainText('+3 bonus');
@@ -126,7 +126,7 @@ test('platform summary, Refresh, and the account lookup grants ENERGY', async ({
   const userPage = await userContext.newPage();
   const account = newAccount({ name: 'Granted Person' });
   try {
-    await register(userPage, account);
+    await signUp(userPage, account);
     await openAdminDashboard(page);
     const summary = page.getByTestId('platform-summary');
     await expect(summary).toContainText('Accounts');
@@ -152,7 +152,7 @@ test('platform summary, Refresh, and the account lookup grants ENERGY', async ({
 
 test('a VIP sees FREE (VIP) and no Buy More', async ({ page }) => {
   const vip = newAccount({ name: 'Very Important' });
-  await register(page, vip);
+  await signUp(page, vip);
   await expect(page.getByRole('button', { name: 'Buy More' })).toBeVisible();
   const api = await adminApi();
   await setRole(api, vip.email, 'vip');
@@ -167,7 +167,7 @@ test('a VIP sees FREE (VIP) and no Buy More', async ({ page }) => {
 });
 
 test('non-admins never see the Admin Dashboard', async ({ page }) => {
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   await expect(page.getByText('Admin Controls')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Admin Dashboard' })).toHaveCount(0);
   await page.goto('/dashboard?view=admin');

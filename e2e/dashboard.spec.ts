@@ -4,11 +4,11 @@ import {
   expectDashboard,
   formError,
   newAccount,
-  register,
-  registerOrSignInAdmin,
+  signUp,
   submitRegisterForm,
   switchToRegister,
 } from './helpers';
+import { openAsAdmin } from './admin-helpers';
 import { UI_ONLY } from './screens';
 
 const SHOTS = 'test-results/screens';
@@ -40,7 +40,7 @@ test('landing page and register errors look right (desktop screenshots)', UI_ONL
 });
 
 test('every card opens its view in place; Back to Tools and Escape return to the grid', async ({ page }) => {
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   await page.screenshot({ path: `${SHOTS}/dashboard-user.png`, fullPage: true });
 
   for (const v of VIEWS) {
@@ -72,7 +72,7 @@ test('every card opens its view in place; Back to Tools and Escape return to the
 });
 
 test('deep links: every view opens from its address; Back and Forward walk the views', async ({ page }) => {
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   for (const v of VIEWS) {
     await page.goto(v.path);
     await expect(page.getByRole('heading', { name: v.title })).toBeVisible();
@@ -119,7 +119,7 @@ test('deep links: every view opens from its address; Back and Forward walk the v
 });
 
 test('cards are reachable and usable with the keyboard', UI_ONLY, async ({ page }) => {
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   const card = page.getByRole('button', { name: 'Image Restore', exact: true });
   await card.focus();
   await page.keyboard.press('Enter');
@@ -130,7 +130,7 @@ test('cards are reachable and usable with the keyboard', UI_ONLY, async ({ page 
 });
 
 test('Buy ENERGY and Buy More open the purchase dialog; Escape closes only the dialog', async ({ page }) => {
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   await page.getByRole('button', { name: 'Buy ENERGY' }).click();
   const dialog = page.getByRole('dialog', { name: 'Purchase ENERGY' });
   await expect(dialog).toBeVisible();
@@ -149,7 +149,7 @@ test('Buy ENERGY and Buy More open the purchase dialog; Escape closes only the d
 
 test('prices fall back to the defaults when they cannot be loaded', UI_ONLY, async ({ page }) => {
   await page.route('**/api/pricing', (route) => route.fulfill({ status: 500, json: { error: 'boom', code: 'internal' } }));
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   await expect(page.getByText('Could not load prices; showing default prices.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Image Upscaler', exact: true })).toContainText('2 ENERGY');
   await expect(page.getByRole('button', { name: 'Image to Video', exact: true })).toContainText('5 ENERGY');
@@ -174,7 +174,7 @@ test('tool cards show the effective cost and description the pricing API answers
       ],
     }),
   );
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   const card = page.getByRole('button', { name: 'Image Upscaler', exact: true });
   await expect(card).toContainText('7 ENERGY');
   await expect(card).toContainText('Make it big');
@@ -201,7 +201,7 @@ test('recent transactions: list, Show older, and the error message', UI_ONLY, as
     for (let i = 1; i < 10; i++) items.push(tx(i));
     return route.fulfill({ json: { items, next_cursor: 'page2' } });
   });
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   const panel = page.getByRole('region', { name: 'Recent transactions' });
   await expect(panel.getByTestId('transaction')).toHaveCount(10);
   await expect(panel.getByTestId('transaction').first()).toContainText('Starter bundle');
@@ -240,14 +240,14 @@ test('the session loading screen is shown while the session question is pending'
 test('role checks that fail leave both flags false', UI_ONLY, async ({ page }) => {
   await page.route('**/functions/v1/check-admin-status', (route) => route.fulfill({ status: 500, json: { error: 'x' } }));
   await page.route('**/functions/v1/check-vip-status', (route) => route.fulfill({ json: { isVip: true } }));
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   await expect(page.getByRole('button', { name: 'Buy More' })).toBeVisible();
   await expect(page.getByText('FREE (VIP)')).toHaveCount(0);
 });
 
 test('a VIP sees free tools and no Buy More', UI_ONLY, async ({ page }) => {
   await page.route('**/functions/v1/check-vip-status', (route) => route.fulfill({ json: { isVip: true } }));
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   // Five tools and Batch Processing.
   await expect(page.getByText('FREE (VIP)')).toHaveCount(6);
   const balance = page.getByRole('region', { name: 'ENERGY balance' });
@@ -278,25 +278,25 @@ test('the header shows the active plan with its Active marker', UI_ONLY, async (
   await page.route('**/api/subscription', (route) =>
     route.fulfill({ json: { subscription: { price_id: 'price_pro', subscription_status: 'active', plan_name: 'Pro', is_active: true } } }),
   );
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   const plan = page.getByTestId('active-plan');
   await expect(plan).toContainText('Pro');
   await expect(plan).toContainText('Active');
 });
 
 test('no plan, no plan chip', async ({ page }) => {
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   await expect(page.getByRole('heading', { name: 'AI Tools', exact: true })).toBeVisible();
   await expect(page.getByTestId('active-plan')).toHaveCount(0);
 });
 
 test('a price change by the admin reaches an open dashboard live', async ({ page, browser }) => {
-  await registerOrSignInAdmin(page);
+  await openAsAdmin(page);
 
   const userContext = await browser.newContext();
   const userPage = await userContext.newPage();
   try {
-    await register(userPage, newAccount());
+    await signUp(userPage, newAccount());
     const card = userPage.getByRole('button', { name: 'Image Restore', exact: true });
     await expect(card).toContainText('1 ENERGY');
 

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { makeTestMedia, removeTestMedia, type TestMedia } from './fixtures/media';
-import { newAccount, register, registerOrSignInAdmin } from './helpers';
+import { newAccount, signUp } from './helpers';
+import { openAsAdmin } from './admin-helpers';
 import { madeUpItemId, madeUpLibraryItem } from '../test/helpers/library-item';
 import type { LibraryItemDto } from '../src/shared/library.schema';
 import { UI_ONLY } from './screens';
@@ -63,7 +64,7 @@ async function expectNoHorizontalScroll(page: Page) {
 }
 
 test('image gallery: empty, upload by input and by drag and drop, groups, detail, download, delete', async ({ page }) => {
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   await openImages(page);
   await expect(page.getByText('No Images Yet')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/library-images-empty.png`, fullPage: true });
@@ -163,7 +164,7 @@ test('image gallery: empty, upload by input and by drag and drop, groups, detail
 });
 
 test('the upload button says why a file was refused: wrong content (the server 415) and too large', async ({ page }) => {
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   await openImages(page);
   const zone = imageZone(page);
   const alert = page.getByRole('alert').filter({ hasText: 'Failed to upload image' });
@@ -189,7 +190,7 @@ test('the upload button says why a file was refused: wrong content (the server 4
 });
 
 test('video gallery: empty, upload, poster and m:ss, inline playback, download, delete', async ({ page }) => {
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   await openVideos(page);
   await expect(page.getByText('No Videos Generated')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/library-videos-empty.png`, fullPage: true });
@@ -247,7 +248,7 @@ test('video gallery: empty, upload, poster and m:ss, inline playback, download, 
 test('a video that is generating shows PENDING, then plays when its job ends (server events, no reload)', async ({ page }) => {
   test.setTimeout(240_000);
   // The admin runs tools for free; the run is real (local provider).
-  await registerOrSignInAdmin(page);
+  await openAsAdmin(page);
   const up = await page.request.post('/api/library/uploads?kind=image', {
     multipart: { file: { name: 'still.png', mimeType: 'image/png', buffer: fs.readFileSync(media.png) } },
   });
@@ -323,7 +324,7 @@ async function fakeLibrary(page: Page, data: { images?: unknown[]; videos?: unkn
 }
 
 test('2,000 images: infinite scroll pages through all of them and the DOM stays small', async ({ page }) => {
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   const N = 2000;
   await fakeLibrary(page, { images: Array.from({ length: N }, (_, i) => fakeItem(i, 'image')), pageSize: 200 });
   await openImages(page);
@@ -352,7 +353,7 @@ test('2,000 images: infinite scroll pages through all of them and the DOM stays 
 // The library API is stubbed here (pending and failed videos are hard to produce on demand):
 // this checks how the page renders the states the API describes.
 test('groups and states as the library API describes them (stubbed API): No Images Uploaded, pending and failed videos with retry', UI_ONLY, async ({ page }) => {
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   await fakeLibrary(page, {
     images: [fakeItem(1, 'image'), fakeItem(2, 'image')],
     videos: [
@@ -410,7 +411,7 @@ test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
 
   test('tiles show their name and offer open, download, use in a tool and delete', async ({ page }) => {
-    await register(page, newAccount());
+    await signUp(page, newAccount());
     const res = await page.request.post('/api/library/uploads?kind=image', {
       multipart: { file: { name: 'sunset.png', mimeType: 'image/png', buffer: fs.readFileSync(media.png) } },
     });
@@ -443,7 +444,7 @@ test.describe('on a phone', () => {
 });
 
 test('the same photo uploaded for two tools is stored once and reused', async ({ page }) => {
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   for (const view of ['/dashboard/upscaler', '/dashboard/restore']) {
     await page.goto(view);
     await page.getByRole('tab', { name: 'Upload' }).click();

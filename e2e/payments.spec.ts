@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { expectDashboard, newAccount, register } from './helpers';
+import { expectDashboard, newAccount, signUp } from './helpers';
 import { payWithTestCard, screens } from './admin-helpers';
 import { UI_ONLY } from './screens';
 
@@ -28,7 +28,7 @@ async function starterTotal(page: Page): Promise<number> {
 }
 
 test('a user buys the Starter bundle through the test checkout and lands back with the ENERGY', async ({ page }) => {
-  await register(page, newAccount({ name: 'Paying Customer' }));
+  await signUp(page, newAccount({ name: 'Paying Customer' }));
   const total = await starterTotal(page);
   await expect(page.getByTestId('energy-balance')).toHaveText('0');
 
@@ -92,7 +92,7 @@ test('a user buys the Starter bundle through the test checkout and lands back wi
 });
 
 test('cancelling on the checkout page returns to the dashboard with no change', async ({ page }) => {
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   const dialog = await openPurchase(page);
   await dialog.getByTestId('bundle-trial').click();
   await page.waitForURL(/\/checkout\/test\//);
@@ -105,7 +105,7 @@ test('cancelling on the checkout page returns to the dashboard with no change', 
 });
 
 test('a declined card shows the decline message and adds nothing', async ({ page }) => {
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   const dialog = await openPurchase(page);
   await dialog.getByTestId('bundle-starter').click();
   await page.waitForURL(/\/checkout\/test\//);
@@ -126,7 +126,7 @@ test('a declined card shows the decline message and adds nothing', async ({ page
 });
 
 test('the chosen bundle spins while the checkout starts; failures show the spec words and end processing', UI_ONLY, async ({ page }) => {
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   let release: () => void = () => {};
   const gate = new Promise<void>((r) => (release = r));
   await page.route('**/functions/v1/stripe-checkout', async (route) => {
@@ -165,7 +165,7 @@ test('the chosen bundle spins while the checkout starts; failures show the spec 
 
 test('when purchases are disabled the dialog says so and bundles cannot be clicked', UI_ONLY, async ({ page }) => {
   await page.route('**/api/payments/config', (route) => route.fulfill({ json: { mode: 'disabled' } }));
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   const dialog = await openPurchase(page);
   await expect(dialog.getByText('Purchases are currently unavailable')).toBeVisible();
   for (const id of ['trial', 'starter', 'pro', 'power']) await expect(dialog.getByTestId(`bundle-${id}`)).toBeDisabled();
@@ -173,7 +173,7 @@ test('when purchases are disabled the dialog says so and bundles cannot be click
 });
 
 test('the success page without a session id, and while payment is still pending', async ({ page }) => {
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   await page.goto('/success');
   await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible();
   await expect(page.getByText('Your ENERGY has been added to your account.')).toBeVisible();

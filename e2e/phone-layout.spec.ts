@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { makeTestMedia, removeTestMedia, type TestMedia } from './fixtures/media';
-import { newAccount, register, registerOrSignInAdmin } from './helpers';
+import { newAccount, signUp } from './helpers';
+import { openAsAdmin } from './admin-helpers';
 import { UI_ONLY } from './screens';
 
 /**
@@ -37,7 +38,7 @@ async function upload(page: Page, file: string) {
 }
 
 test('the image library on a phone: every tab in sight, tiles with nothing on the picture', UI_ONLY, async ({ page }) => {
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   await upload(page, media.png);
   await upload(page, media.jpeg);
   await page.goto('/dashboard/images');
@@ -77,7 +78,7 @@ test('the image library on a phone: every tab in sight, tiles with nothing on th
 });
 
 test('the admin summary cards on a phone show their figures in full', UI_ONLY, async ({ page }) => {
-  await registerOrSignInAdmin(page);
+  await openAsAdmin(page);
   await page.goto('/dashboard/admin');
   const summary = page.getByTestId('platform-summary');
   await expect(summary).toBeVisible();

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { newAccount, register } from './helpers';
+import { newAccount, signUp } from './helpers';
 import { adminApi, openAsAdmin, payWithTestCard, screens } from './admin-helpers';
 import { expectAccessible } from './axe';
 import sharp from 'sharp';
@@ -18,7 +18,7 @@ async function buyStarter(page: Page) {
 
 test('a buyer sees the purchase and its receipt in Account; the admin refunds it and the balance drops', async ({ page, browser }) => {
   const account = newAccount({ name: 'Refund Customer' });
-  await register(page, account);
+  await signUp(page, account);
   await buyStarter(page);
   const dialog = page.getByRole('dialog', { name: 'Purchase Successful!' });
   if (await dialog.isVisible()) await dialog.getByRole('button', { name: 'Start Creating' }).click();
@@ -72,7 +72,7 @@ test('a buyer sees the purchase and its receipt in Account; the admin refunds it
 
 test('ENERGY owed after a refund of what was spent: the dashboard says why and what to do', async ({ page }) => {
   const account = newAccount({ name: 'Owing Customer' });
-  await register(page, account);
+  await signUp(page, account);
   await buyStarter(page);
   const done = page.getByRole('dialog', { name: 'Purchase Successful!' });
   if (await done.isVisible()) await done.getByRole('button', { name: 'Start Creating' }).click();

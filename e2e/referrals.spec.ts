@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { expectDashboard, formError, newAccount, register, submitRegisterForm, switchToRegister } from './helpers';
+import { expectDashboard, formError, newAccount, register, signUp, submitRegisterForm, switchToRegister } from './helpers';
 import { adminApi, openAsAdmin, screens, setReferralOnly } from './admin-helpers';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
@@ -144,7 +144,7 @@ test('referral-only registration: the admin switches it on, a code lets a visito
 });
 
 test('a regular user generates and deactivates their own codes; errors use the spec words', async ({ page }) => {
-  await register(page, newAccount({ name: 'Regular Inviter' }));
+  await signUp(page, newAccount({ name: 'Regular Inviter' }));
   await page.goto('/dashboard?view=referrals');
   await expect(page.getByRole('heading', { name: 'Referral Management' })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'All invites' })).toHaveCount(0);
@@ -200,7 +200,7 @@ test('my referrals show at most 10, newest first, with the count of all', async 
   // A server that answers more than asked for is still cut at 10.
   const extra = { ...items[9]!, id: 'extra', referred_name: 'Friend 11', referred_email: 'friend11@example.com' };
   await page.route('**/api/referrals', (route) => route.fulfill({ json: { items: [...items, extra], next_cursor: null, total: 14 } }));
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   await page.goto('/dashboard?view=referrals');
   const list = page.getByRole('list', { name: 'Referrals' }).getByTestId('referral-item');
   await expect(list).toHaveCount(10);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { newAccount, register, switchToRegister } from './helpers';
+import { newAccount, signUp, switchToRegister } from './helpers';
 import { uploadThroughApi } from './journey';
 import type { TestMedia } from './fixtures/media';
 
@@ -81,7 +81,7 @@ export async function walkSignedOutScreens(page: Page, look: Look) {
  * image and a video in the library, and the image's detail dialog (closed again at the end).
  */
 export async function walkUserScreens(page: Page, media: TestMedia, look: Look) {
-  await register(page, newAccount());
+  await signUp(page, newAccount());
   await look('dashboard');
   await page.getByRole('button', { name: 'Buy ENERGY' }).first().click();
   await expect(page.getByRole('dialog', { name: 'Purchase ENERGY' })).toBeVisible();
