@@ -123,7 +123,7 @@ test('12 dropped images, one fails and is refunded; Download all holds the finis
   const failed = page.locator('[data-testid="batch-item"][data-status="failed"]');
   await expect(failed).toHaveCount(1);
   await expect(failed).toContainText('tall.png');
-  await expect(failed.getByTestId('batch-item-error')).toContainText('the editor makes images up to');
+  await expect(failed.getByTestId('batch-item-error')).toContainText('the editor makes images up to 8192 px on a side');
   await expect(failed).toContainText('1 ENERGY refunded');
   await expect(page.getByTestId('batch-energy')).toHaveText('12 ENERGY charged · 1 ENERGY refunded');
   await expect(balance(page)).toHaveText('9');

@@ -400,6 +400,14 @@ describe('image editor', () => {
     expect(readEditLocally('make it look like a potato').message).toMatch(/couldn't understand .*closest things/);
     expect(readEditLocally('add fireworks').message).toMatch(/generative AI model.*cloud AI editor/);
   });
+
+  it('refuses a result over the size limit naming the limit it crosses: the longest side or the area', async () => {
+    const edit = async (prompt: string, width: number, height: number) =>
+      editLocally(ai.runtime, { prompt, enableSafetyChecker: false }, { path: await picture(`big-${width}x${height}`, width, height), contentType: 'image/png' }, ctx());
+    // 10 MP, within the area, but 20000 px tall.
+    await expect(edit('resize to 500px wide', 10, 400)).rejects.toThrow('The edited image would be 500x20000; the editor makes images up to 8192 px on a side.');
+    await expect(edit('resize to 4200px wide', 20, 20)).rejects.toThrow(/^The edited image would be 4200x4200 \(17\.6 MP\); the editor makes images up to 16\.8 MP\.$/);
+  });
 });
 
 const i2vBase = videoRequest();

@@ -25,7 +25,11 @@ const MAX_SIDE = 8192;
 const raw = rawSharp;
 
 function checkSize(w: number, h: number): void {
-  if (w > MAX_SIDE || h > MAX_SIDE || w * h > MAX_EDIT_PIXELS) {
+  // Name the limit that was crossed: a long thin result is refused by its side, not its area.
+  if (w > MAX_SIDE || h > MAX_SIDE) {
+    throw new ProviderError(`The edited image would be ${w}x${h}; the editor makes images up to ${MAX_SIDE} px on a side.`);
+  }
+  if (w * h > MAX_EDIT_PIXELS) {
     throw new ProviderError(`The edited image would be ${w}x${h} (${mp(w, h)}); the editor makes images up to ${mp(4096, 4096)}.`);
   }
 }
